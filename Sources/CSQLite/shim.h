@@ -1,0 +1,2 @@
+// The system SQLite headers, for Storage.
+#include <sqlite3.h>

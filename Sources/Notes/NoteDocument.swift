@@ -1,0 +1,175 @@
+// A note as a Markdown file with front matter: the format of `notes export` and of the sync
+// repository, readable with `cat` and any Markdown editor.
+//
+//     ---
+//     id: 0193f2a1-8b2c-7d3e-9f40-123456789abc
+//     title: "Call the dentist"
+//     tags: [health, home]
+//     created: 2026-11-29T13:34:33.123Z
+//     updated: 2026-11-29T13:34:33.123Z
+//     ---
+//     Call the dentist tomorrow #health
+//
+// The body follows the closing `---` and always ends with exactly one newline in the file.
+
+public enum NoteDocument {
+    /// What a file says; fields a plain Markdown file lacks are nil.
+    public struct Parsed: Equatable, Sendable {
+        public var id: NoteID?
+        public var title: String?
+        public var tags: [String]?
+        public var created: Timestamp?
+        public var updated: Timestamp?
+        public var body: String
+    }
+
+    public enum ParseError: Error, Equatable, CustomStringConvertible {
+        case unterminatedFrontMatter
+        case invalidField(name: String, value: String)
+
+        public var description: String {
+            switch self {
+            case .unterminatedFrontMatter: "the front matter opened with --- is never closed"
+            case let .invalidField(name, value): "front matter field '\(name)' has an invalid value: \(value)"
+            }
+        }
+    }
+
+    public static func render(_ note: Note) -> String {
+        var text = "---\n"
+        text += "id: \(note.id)\n"
+        text += "title: \(quoted(note.title))\n"
+        text += "tags: [\(note.tags.joined(separator: ", "))]\n"
+        text += "created: \(note.created.iso8601)\n"
+        text += "updated: \(note.updated.iso8601)\n"
+        text += "---\n"
+        text += note.body
+        if !note.body.hasSuffix("\n") { text += "\n" }
+        return text
+    }
+
+    /// Reads a file written by `render`, or a plain Markdown file (no front matter). Unknown
+    /// front matter keys (from Obsidian, Jekyll, ...) are ignored.
+    public static func parse(_ text: String) throws(ParseError) -> Parsed {
+        var parsed = Parsed(body: text)
+        let normalized = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        guard normalized.hasPrefix("---\n") || normalized.hasPrefix("---\r\n") else {
+            parsed.body = stripOneNewline(normalized)
+            return parsed
+        }
+        var lines = normalized.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        lines.removeFirst()
+        var closed = false
+        while let line = lines.popFirst() {
+            let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
+            if trimmed == "---" {
+                closed = true
+                break
+            }
+            guard let colon = trimmed.firstIndex(of: ":") else { continue }
+            let key = trimmed[..<colon].trimmingWhitespace().lowercased()
+            let value = trimmed[trimmed.index(after: colon)...].trimmingWhitespace()
+            switch key {
+            case "id":
+                guard let id = NoteID(unquoted(value)) else { throw .invalidField(name: key, value: value) }
+                parsed.id = id
+            case "title":
+                parsed.title = unquoted(value)
+            case "tags":
+                var tags = list(value)
+                // The block form Obsidian writes: `tags:` then one `  - tag` per line.
+                while value.isEmpty, let next = lines.first, next.trimmingWhitespace().hasPrefix("- ") {
+                    tags.append(unquoted(String(next.trimmingWhitespace().dropFirst(2)).trimmingWhitespace()))
+                    lines.removeFirst()
+                }
+                parsed.tags = tags
+            case "created", "date":
+                guard let time = Timestamp(iso8601: unquoted(value)) else { throw .invalidField(name: key, value: value) }
+                if key == "created" || parsed.created == nil { parsed.created = time }
+            case "updated", "modified":
+                guard let time = Timestamp(iso8601: unquoted(value)) else { throw .invalidField(name: key, value: value) }
+                parsed.updated = time
+            default:
+                continue
+            }
+        }
+        guard closed else { throw .unterminatedFrontMatter }
+        parsed.body = stripOneNewline(lines.joined(separator: "\n"))
+        return parsed
+    }
+
+    /// The file always ends with a newline that `render` may have added; a body keeps its own.
+    private static func stripOneNewline(_ text: String) -> String {
+        if text.hasSuffix("\r\n") { return String(text.dropLast(2)) }
+        if text.hasSuffix("\n") { return String(text.dropLast()) }
+        return text
+    }
+
+    /// A YAML double-quoted scalar (also valid JSON): `"`, `\` and control characters escaped.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    static func unquoted(_ value: String) -> String {
+        if value.count >= 2, value.hasPrefix("'"), value.hasSuffix("'") {
+            return String(value.dropFirst().dropLast()).replacingOccurrences("''", with: "'")
+        }
+        guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return value }
+        var result = String.UnicodeScalarView()
+        var scalars = value.unicodeScalars.dropFirst().dropLast()[...]
+        while let scalar = scalars.popFirst() {
+            guard scalar == "\\", let escaped = scalars.popFirst() else {
+                result.append(scalar)
+                continue
+            }
+            switch escaped {
+            case "n": result.append("\n")
+            case "r": result.append("\r")
+            case "t": result.append("\t")
+            case "0": result.append("\u{0}")
+            case "u":
+                let hex = String(String.UnicodeScalarView(scalars.prefix(4)))
+                scalars = scalars.dropFirst(4)
+                if let value = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(value) { result.append(decoded) }
+            default: result.append(escaped)
+            }
+        }
+        return String(result)
+    }
+
+    /// `[a, b]`, `a, b` or a single word.
+    static func list(_ value: String) -> [String] {
+        var inner = Substring(value)
+        if inner.hasPrefix("["), inner.hasSuffix("]") { inner = inner.dropFirst().dropLast() }
+        return inner.split(separator: ",").map { unquoted($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced, without Foundation.
+    public func replacingOccurrences(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound]
+            result += replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

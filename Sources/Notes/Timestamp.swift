@@ -1,0 +1,121 @@
+// A point in time as whole milliseconds since the Unix epoch, printed as ISO 8601 UTC.
+
+/// Milliseconds keep `export` then `import` exact, and integers keep SQLite comparisons cheap.
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let milliseconds: Int64
+
+    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }
+
+    /// `2026-11-29T13:34:33.123Z`; the fraction is left out when it is zero.
+    public var iso8601: String {
+        let seconds = milliseconds.floorDivided(by: 1000)
+        let fraction = Int(milliseconds - seconds * 1000)
+        let days = seconds.floorDivided(by: 86_400)
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (year, month, day) = Timestamp.civil(fromDays: days)
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if fraction != 0 { text += "." + pad(fraction, 3) }
+        return text + "Z"
+    }
+
+    /// The calendar date alone, `2026-11-29`, in UTC.
+    public var day: String { String(iso8601.prefix(10)) }
+
+    public var description: String { iso8601 }
+
+    /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.fff]]` with `Z`, `±HH:MM` or no zone (UTC).
+    public init?(iso8601 text: String) {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ count: Int) -> Int? {
+            guard index + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[index..<index + count] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            index += count
+            return value
+        }
+        func expect(_ character: Character) -> Bool {
+            guard index < bytes.count, bytes[index] == character.asciiValue! else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var hour = 0, minute = 0, second = 0, millisecond = 0, offset = 0
+        if index < bytes.count {
+            guard expect("T") || expect(" "), let h = number(2), expect(":"), let m = number(2),
+                  h < 24, m < 60 else { return nil }
+            hour = h
+            minute = m
+            if expect(":") {
+                guard let s = number(2), s < 61 else { return nil }
+                second = min(s, 59)
+                if expect(".") {
+                    var digits = 0
+                    while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                        if digits < 3 { millisecond = millisecond * 10 + Int(bytes[index] - 48) }
+                        digits += 1
+                        index += 1
+                    }
+                    guard digits > 0 else { return nil }
+                    if digits < 3 { for _ in digits..<3 { millisecond *= 10 } }
+                }
+            }
+            if expect("Z") {
+                offset = 0
+            } else if index < bytes.count {
+                let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+                guard expect("+") || expect("-"), let oh = number(2) else { return nil }
+                _ = expect(":")
+                guard let om = number(2) else { return nil }
+                offset = sign * (oh * 60 + om)
+            }
+            guard index == bytes.count else { return nil }
+        }
+        let days = Timestamp.days(fromCivil: year, month, day)
+        let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset * 60)
+        milliseconds = seconds * 1000 + Int64(millisecond)
+    }
+
+    // Howard Hinnant's days-from-civil algorithms: exact for every proleptic Gregorian date.
+    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = y.floorDivided(by: 400)
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = z.floorDivided(by: 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
+    }
+}
+
+private func pad(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}
+
+extension Int64 {
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}

@@ -1,0 +1,103 @@
+// One SQLite connection over the C API: WAL, a busy timeout, foreign keys, cached statements.
+import CSQLite
+
+/// Not Sendable: one owner serialises access. The CLI and the daemon each open their own.
+public final class Database {
+    let handle: OpaquePointer
+    public let path: String
+    private var statements: [String: Statement] = [:]
+
+    /// How long a writer waits for another process's write transaction before giving up.
+    public static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    public enum Mode: Sendable { case readWrite, readOnly }
+
+    /// Opens (and with `.readWrite` creates) the database. Nothing is written here: a file that
+    /// is not a database fails at the first read with SQLITE_NOTADB and is left as it was.
+    public init(path: String, mode: Mode = .readWrite) throws {
+        var connection: OpaquePointer?
+        // SQLITE_OPEN_NOMUTEX: the connection is never shared between threads (see above).
+        let flags = (mode == .readWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let rc = sqlite3_open_v2(path, &connection, flags, nil)
+        guard rc == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(connection)
+            throw DatabaseError(extendedCode: rc, message: message)
+        }
+        handle = connection
+        self.path = path
+        sqlite3_busy_timeout(handle, Database.busyTimeoutMilliseconds)
+        do {
+            // Reading the schema first makes a corrupt or foreign file fail before any write.
+            try execute("SELECT count(*) FROM sqlite_schema")
+            try execute("PRAGMA foreign_keys = ON")
+            if mode == .readWrite {
+                if try scalarText("PRAGMA journal_mode") != "wal" { try execute("PRAGMA journal_mode = WAL") }
+                // In WAL mode NORMAL never corrupts and loses nothing when a process is killed;
+                // only a power cut can drop the last commits.
+                try execute("PRAGMA synchronous = NORMAL")
+            }
+        } catch {
+            statements.removeAll()
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    func error(_ rc: Int32, sql: String?) -> DatabaseError {
+        DatabaseError(extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// A cached prepared statement for `sql`.
+    public func statement(_ sql: String) throws -> Statement {
+        if let cached = statements[sql] { return cached }
+        let statement = try Statement(database: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    public func execute(_ sql: String, _ values: [any DatabaseValueConvertible] = []) throws {
+        try statement(sql).execute(values)
+    }
+
+    /// Runs a script of several statements (a migration), without caching.
+    public func executeScript(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw DatabaseError(extendedCode: sqlite3_extended_errcode(handle), message: text)
+        }
+    }
+
+    public func scalarInt(_ sql: String, _ values: [any DatabaseValueConvertible] = []) throws -> Int64? {
+        try statement(sql).firstRow(values) { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+    }
+
+    public func scalarText(_ sql: String, _ values: [any DatabaseValueConvertible] = []) throws -> String? {
+        try statement(sql).firstRow(values) { $0.optionalString(0) } ?? nil
+    }
+
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs `body` in a transaction. IMMEDIATE takes the write lock up front, so a writer waits
+    /// on the busy timeout instead of failing with SQLITE_BUSY when it upgrades a read lock.
+    public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}

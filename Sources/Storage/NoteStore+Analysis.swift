@@ -1,0 +1,116 @@
+// Analyses and their tasks: what is pending, storing results, the user's corrections and done marks.
+import Notes
+
+/// An open or done task with the note it came from, for `notes tasks`.
+public struct TaskEntry: Equatable, Sendable {
+    public var noteID: NoteID
+    public var noteTitle: String
+    /// Position of the task within its note's analysis (0-based).
+    public var index: Int
+    public var task: TaskItem
+    public var urgency: Int
+    public var noteCreated: Timestamp
+}
+
+extension NoteStore {
+    /// The note's analysis, with the user's corrections applied, or nil.
+    public func analysis(for id: NoteID) throws -> Analysis? {
+        let row = try database.statement("""
+            SELECT a.note_seq, coalesce(a.user_category, a.category), coalesce(a.user_urgency, a.urgency), a.summary,
+                   a.model, a.analyzed_at, a.analyzer_version, a.content_hash
+            FROM analyses a JOIN notes n ON n.seq = a.note_seq WHERE n.id = ?
+            """).firstRow([id.rawValue]) { row in
+            (seq: row.int(0), category: Category(rawValue: row.string(1)) ?? .other, urgency: Int(row.int(2)),
+             summary: row.string(3), model: row.string(4), analyzedAt: Timestamp(milliseconds: row.int(5)),
+             version: row.string(6), hash: row.string(7))
+        }
+        guard let row else { return nil }
+        let tasks = try database.statement("SELECT text, done FROM tasks WHERE note_seq = ? ORDER BY position")
+            .rows([row.seq]) { TaskItem(text: $0.string(0), done: $0.int(1) == 1) }
+        return Analysis(category: row.category, urgency: row.urgency, tasks: tasks, summary: row.summary,
+                        model: row.model, analyzedAt: row.analyzedAt, analyzerVersion: row.version, contentHash: row.hash)
+    }
+
+    /// Ids of live notes without an analysis of their current content by `analyzerVersion`,
+    /// oldest change first.
+    public func pendingAnalysis(analyzerVersion: String, limit: Int? = nil) throws -> [NoteID] {
+        try database.statement("""
+            SELECT n.id FROM notes n LEFT JOIN analyses a ON a.note_seq = n.seq
+            WHERE n.deleted IS NULL
+              AND (a.note_seq IS NULL OR a.content_hash != n.content_hash OR a.analyzer_version != ?)
+            ORDER BY n.updated LIMIT \(limit ?? -1)
+            """).rows([analyzerVersion]) { NoteID($0.string(0))! }
+    }
+
+    public func pendingAnalysisCount(analyzerVersion: String) throws -> Int {
+        Int(try database.scalarInt("""
+            SELECT count(*) FROM notes n LEFT JOIN analyses a ON a.note_seq = n.seq
+            WHERE n.deleted IS NULL
+              AND (a.note_seq IS NULL OR a.content_hash != n.content_hash OR a.analyzer_version != ?)
+            """, [analyzerVersion]) ?? 0)
+    }
+
+    /// Stores an analysis if the note still has the content it describes; returns false (and
+    /// stores nothing) when the note changed or was deleted meanwhile. Done marks carry over to
+    /// tasks with the same text, and the user's corrections stay.
+    @discardableResult
+    public func saveAnalysis(_ analysis: Analysis, for id: NoteID) throws -> Bool {
+        try database.transaction {
+            guard let current = try database.statement("SELECT seq, content_hash FROM notes WHERE id = ? AND deleted IS NULL")
+                .firstRow([id.rawValue], { (seq: $0.int(0), hash: $0.string(1)) }),
+                current.hash == analysis.contentHash else { return false }
+            let merged = analysis.keepingDoneMarks(from: try self.analysis(for: id))
+            try database.execute("""
+                INSERT INTO analyses(note_seq, category, urgency, summary, model, analyzed_at, analyzer_version, content_hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(note_seq) DO UPDATE SET category = excluded.category, urgency = excluded.urgency,
+                    summary = excluded.summary, model = excluded.model, analyzed_at = excluded.analyzed_at,
+                    analyzer_version = excluded.analyzer_version, content_hash = excluded.content_hash
+                """, [current.seq, merged.category.rawValue, merged.urgency, merged.summary, merged.model,
+                      merged.analyzedAt.milliseconds, merged.analyzerVersion, merged.contentHash])
+            try database.execute("DELETE FROM tasks WHERE note_seq = ?", [current.seq])
+            for (position, task) in merged.tasks.enumerated() {
+                try database.execute("INSERT INTO tasks(note_seq, position, text, done) VALUES (?, ?, ?, ?)",
+                                     [current.seq, position, task.text, task.done])
+            }
+            let searchable = ([merged.summary] + merged.tasks.map(\.text)).joined(separator: "\n")
+            try database.execute("UPDATE notes SET analysis_text = ? WHERE seq = ?", [searchable, current.seq])
+            return true
+        }
+    }
+
+    /// The user's correction: it wins over this and every later analysis.
+    public func correct(_ id: NoteID, category: Category?, urgency: Int?) throws {
+        try database.transaction {
+            let seq = try seq(of: id)
+            try database.execute("""
+                UPDATE analyses SET user_category = coalesce(?, user_category), user_urgency = coalesce(?, user_urgency)
+                WHERE note_seq = ?
+                """, [category?.rawValue, urgency, seq])
+            guard database.changes == 1 else { throw NoteStoreError.notAnalysed(id.rawValue) }
+        }
+    }
+
+    /// Marks the task at `index` (0-based) of a note's analysis done or open.
+    public func setTaskDone(_ id: NoteID, index: Int, done: Bool) throws {
+        try database.transaction {
+            let seq = try seq(of: id)
+            try database.execute("UPDATE tasks SET done = ? WHERE note_seq = ? AND position = ?", [done, seq, index])
+            guard database.changes == 1 else { throw NoteStoreError.noSuchTask(id.rawValue, index + 1) }
+        }
+    }
+
+    /// Tasks across live notes: most urgent first, then oldest note first.
+    public func tasks(includeDone: Bool = false) throws -> [TaskEntry] {
+        try database.statement("""
+            SELECT n.id, n.title, t.position, t.text, t.done, coalesce(a.user_urgency, a.urgency), n.created
+            FROM tasks t JOIN analyses a ON a.note_seq = t.note_seq JOIN notes n ON n.seq = t.note_seq
+            WHERE n.deleted IS NULL \(includeDone ? "" : "AND t.done = 0")
+            ORDER BY coalesce(a.user_urgency, a.urgency) DESC, n.created, t.position
+            """).rows {
+            TaskEntry(noteID: NoteID($0.string(0))!, noteTitle: $0.string(1), index: Int($0.int(2)),
+                      task: TaskItem(text: $0.string(3), done: $0.int(4) == 1), urgency: Int($0.int(5)),
+                      noteCreated: Timestamp(milliseconds: $0.int(6)))
+        }
+    }
+}

@@ -1,0 +1,271 @@
+// The notebook on disk: notes, tags and tombstones in SQLite.
+import CSQLite
+import Notes
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum NoteStoreError: Error, Equatable, CustomStringConvertible {
+    case notFound(String)
+    case ambiguous(String, candidates: [(id: NoteID, title: String)])
+    case invalidReference(String)
+    case cannotCreateHome(path: String, reason: String)
+    case notAnalysed(String)
+    case noSuchTask(String, Int)
+
+    public var description: String {
+        switch self {
+        case let .notFound(reference): "no note matches '\(reference)'"
+        case let .ambiguous(reference, candidates):
+            "'\(reference)' matches \(candidates.count) notes; type more of the id:\n"
+                + candidates.map { "  \($0.id)  \($0.title)" }.joined(separator: "\n")
+        case let .invalidReference(reference):
+            "'\(reference)' is not a note id (ids are hex digits, at least 4 of them)"
+        case let .cannotCreateHome(path, reason): "cannot create the notes directory \(path): \(reason)"
+        case let .notAnalysed(id): "note \(id) has no analysis yet; run 'notes analyze \(id.prefix(8))' first"
+        case let .noSuchTask(id, number): "note \(id) has no task \(number)"
+        }
+    }
+
+    public static func == (lhs: NoteStoreError, rhs: NoteStoreError) -> Bool { lhs.description == rhs.description }
+}
+
+/// Which notes `notes(matching:)` returns.
+public struct NoteFilter: Sendable {
+    public var tag: String?
+    public var category: Category?
+    public var urgency: Int?
+    public var since: Timestamp?
+    public var until: Timestamp?
+    public var limit: Int?
+
+    public init(tag: String? = nil, category: Category? = nil, urgency: Int? = nil,
+                since: Timestamp? = nil, until: Timestamp? = nil, limit: Int? = nil) {
+        self.tag = tag
+        self.category = category
+        self.urgency = urgency
+        self.since = since
+        self.until = until
+        self.limit = limit
+    }
+}
+
+/// Not Sendable, like the Database it owns.
+public final class NoteStore {
+    public let database: Database
+
+    public static let databaseFileName = "notes.sqlite"
+
+    public init(database: Database, migrator: Migrator = .embedded) throws {
+        self.database = database
+        try migrator.migrate(database)
+    }
+
+    /// Opens the notebook in `home`, creating the directory (0700) and database (0600) if needed.
+    public static func open(home: String, mode: Database.Mode = .readWrite) throws -> NoteStore {
+        if mode == .readWrite { try createPrivateDirectory(home) }
+        let path = home + "/" + databaseFileName
+        if mode == .readWrite, access(path, F_OK) != 0 {
+            // An empty file is a valid empty database; creating it ourselves sets its mode.
+            let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
+        return try NoteStore(database: Database(path: path, mode: mode))
+    }
+
+    static func createPrivateDirectory(_ path: String) throws {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                throw NoteStoreError.cannotCreateHome(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    static let noteColumns = "n.id, n.title, n.body, n.created, n.updated, n.seq"
+
+    func note(from row: Row) throws -> Note {
+        let seq = row.int(5)
+        let tags = try database.statement("SELECT tag FROM note_tags WHERE note_seq = ? ORDER BY tag").rows([seq]) { $0.string(0) }
+        return Note(id: NoteID(row.string(0))!, title: row.string(1), body: row.string(2), tags: tags,
+                    created: Timestamp(milliseconds: row.int(3)), updated: Timestamp(milliseconds: row.int(4)))
+    }
+
+    /// The live note with this id, or nil (also for a tombstone).
+    public func note(_ id: NoteID) throws -> Note? {
+        try database.statement("SELECT \(NoteStore.noteColumns) FROM notes n WHERE n.id = ? AND n.deleted IS NULL")
+            .firstRow([id.rawValue]) { try note(from: $0) }
+    }
+
+    /// The id of the one live note whose id starts with `reference` (dashes optional).
+    public func resolve(_ reference: String) throws -> NoteID {
+        guard let hex = NoteID.hexDigits(reference.trimmingWhitespace()), hex.count >= 4 else {
+            throw NoteStoreError.invalidReference(reference)
+        }
+        guard hex.count <= 32 else { throw NoteStoreError.notFound(reference) }
+        let prefix = NoteID.dashed(hex)
+        // A range scan on the unique index: ids sort as text, and "~" sorts after every hex digit.
+        let matches = try database.statement(
+            "SELECT id, title FROM notes WHERE id >= ? AND id < ? AND deleted IS NULL ORDER BY id LIMIT 11")
+            .rows([prefix, prefix + "~"]) { (id: NoteID($0.string(0))!, title: $0.string(1)) }
+        switch matches.count {
+        case 0: throw NoteStoreError.notFound(reference)
+        case 1: return matches[0].id
+        default: throw NoteStoreError.ambiguous(reference, candidates: matches)
+        }
+    }
+
+    /// Live notes, newest change first.
+    public func notes(matching filter: NoteFilter = NoteFilter()) throws -> [Note] {
+        var sql = "SELECT \(NoteStore.noteColumns) FROM notes n"
+        var conditions = ["n.deleted IS NULL"]
+        var values: [any DatabaseValueConvertible] = []
+        if filter.category != nil || filter.urgency != nil {
+            sql += " JOIN analyses a ON a.note_seq = n.seq"
+        }
+        if let tag = filter.tag {
+            conditions.append("n.seq IN (SELECT note_seq FROM note_tags WHERE tag = ?)")
+            values.append(Tags.normalized([tag]).first ?? tag)
+        }
+        if let category = filter.category {
+            conditions.append("coalesce(a.user_category, a.category) = ?")
+            values.append(category.rawValue)
+        }
+        if let urgency = filter.urgency {
+            conditions.append("coalesce(a.user_urgency, a.urgency) = ?")
+            values.append(urgency)
+        }
+        appendTimeConditions(filter, to: &conditions, values: &values)
+        sql += " WHERE " + conditions.joined(separator: " AND ") + " ORDER BY n.updated DESC, n.id DESC"
+        if let limit = filter.limit { sql += " LIMIT \(limit)" }
+        return try database.statement(sql).rows(values) { try note(from: $0) }
+    }
+
+    func appendTimeConditions(_ filter: NoteFilter, to conditions: inout [String], values: inout [any DatabaseValueConvertible]) {
+        if let since = filter.since {
+            conditions.append("n.updated >= ?")
+            values.append(since.milliseconds)
+        }
+        if let until = filter.until {
+            conditions.append("n.updated < ?")
+            values.append(until.milliseconds)
+        }
+    }
+
+    /// Every live note's id, for abbreviating ids in listings.
+    public func allIDs() throws -> [NoteID] {
+        try database.statement("SELECT id FROM notes WHERE deleted IS NULL").rows { NoteID($0.string(0))! }
+    }
+
+    /// Tags with how many live notes carry each, most used first.
+    public func tagCounts() throws -> [(tag: String, count: Int)] {
+        try database.statement("""
+            SELECT t.tag, count(*) FROM note_tags t JOIN notes n ON n.seq = t.note_seq
+            WHERE n.deleted IS NULL GROUP BY t.tag ORDER BY count(*) DESC, t.tag
+            """).rows { (tag: $0.string(0), count: Int($0.int(1))) }
+    }
+
+    public struct Counts: Sendable, Equatable {
+        public var notes: Int
+        public var deleted: Int
+        public var tags: Int
+    }
+
+    public func counts() throws -> Counts {
+        try database.statement("""
+            SELECT count(*) FILTER (WHERE deleted IS NULL), count(*) FILTER (WHERE deleted IS NOT NULL),
+                   (SELECT count(DISTINCT tag) FROM note_tags t JOIN notes n ON n.seq = t.note_seq WHERE n.deleted IS NULL)
+            FROM notes
+            """).firstRow { Counts(notes: Int($0.int(0)), deleted: Int($0.int(1)), tags: Int($0.int(2))) }!
+    }
+
+    // MARK: Writing
+
+    /// Stores a new note. Fails with SQLITE_CONSTRAINT if the id exists.
+    public func insert(_ note: Note) throws {
+        try database.transaction { try insertRow(note) }
+    }
+
+    func insertRow(_ note: Note) throws {
+        try database.execute(
+            "INSERT INTO notes(id, title, body, content_hash, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
+            [note.id.rawValue, note.title, note.body, note.contentHash, note.created.milliseconds, note.updated.milliseconds])
+        try writeTags(note.tags, seq: try seq(of: note.id))
+    }
+
+    /// Replaces a live note's title, body, tags and timestamps.
+    public func update(_ note: Note) throws {
+        try database.transaction { try updateRow(note) }
+    }
+
+    func updateRow(_ note: Note) throws {
+        try database.execute(
+            "UPDATE notes SET title = ?, body = ?, content_hash = ?, created = ?, updated = ? WHERE id = ? AND deleted IS NULL",
+            [note.title, note.body, note.contentHash, note.created.milliseconds, note.updated.milliseconds, note.id.rawValue])
+        guard database.changes == 1 else { throw NoteStoreError.notFound(note.id.rawValue) }
+        let seq = try seq(of: note.id)
+        try database.execute("DELETE FROM note_tags WHERE note_seq = ?", [seq])
+        try writeTags(note.tags, seq: seq)
+    }
+
+    private func writeTags(_ tags: [String], seq: Int64) throws {
+        for tag in tags { try database.execute("INSERT OR IGNORE INTO note_tags(note_seq, tag) VALUES (?, ?)", [seq, tag]) }
+    }
+
+    func seq(of id: NoteID) throws -> Int64 {
+        guard let seq = try database.scalarInt("SELECT seq FROM notes WHERE id = ?", [id.rawValue]) else {
+            throw NoteStoreError.notFound(id.rawValue)
+        }
+        return seq
+    }
+
+    /// Deletes a note, leaving a tombstone: the id and the time of deletion, its text cleared.
+    public func delete(_ id: NoteID, at time: Timestamp) throws {
+        try database.transaction {
+            try database.execute(
+                "UPDATE notes SET title = '', body = '', analysis_text = '', content_hash = '', deleted = ?, updated = ? WHERE id = ? AND deleted IS NULL",
+                [time.milliseconds, time.milliseconds, id.rawValue])
+            guard database.changes == 1 else { throw NoteStoreError.notFound(id.rawValue) }
+            let seq = try seq(of: id)
+            try database.execute("DELETE FROM note_tags WHERE note_seq = ?", [seq])
+            try database.execute("DELETE FROM analyses WHERE note_seq = ?", [seq])
+        }
+    }
+
+    /// Whether a tombstone exists for the id.
+    public func isDeleted(_ id: NoteID) throws -> Bool {
+        try database.scalarInt("SELECT deleted IS NOT NULL FROM notes WHERE id = ?", [id.rawValue]) == 1
+    }
+
+    public enum ImportOutcome: Sendable, Equatable { case added, updated, unchanged }
+
+    /// Adds notes or brings existing ones up to date, all in one transaction: a note already
+    /// here changes only if the imported copy was updated later. A tombstone is not revived.
+    public func importNotes(_ notes: [Note], progress: (Int) -> Void = { _ in }) throws -> [ImportOutcome] {
+        try database.transaction {
+            var outcomes: [ImportOutcome] = []
+            outcomes.reserveCapacity(notes.count)
+            for (index, note) in notes.enumerated() {
+                let existing = try database.statement("SELECT updated, deleted FROM notes WHERE id = ?")
+                    .firstRow([note.id.rawValue]) { (updated: $0.int(0), deleted: !$0.isNull(1)) }
+                if let existing {
+                    if existing.deleted || existing.updated >= note.updated.milliseconds {
+                        outcomes.append(.unchanged)
+                    } else {
+                        try updateRow(note)
+                        outcomes.append(.updated)
+                    }
+                } else {
+                    try insertRow(note)
+                    outcomes.append(.added)
+                }
+                if index % 500 == 0 { progress(index) }
+            }
+            return outcomes
+        }
+    }
+}

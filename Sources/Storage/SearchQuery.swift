@@ -1,0 +1,92 @@
+// Turns what a user types into a safe FTS5 MATCH expression.
+//
+// Supported: words (all must match), `"quoted phrases"`, `prefix*`, AND / OR / NOT between
+// terms, and a leading `-` for NOT. Every term is emitted as an FTS5 string, so quotes,
+// parentheses, colons, stray operators and any Unicode text can never be a syntax error.
+
+import Notes
+
+public struct SearchQuery: Equatable, Sendable {
+    enum Token: Equatable {
+        case term(String, prefix: Bool)
+        case and, or, not
+    }
+
+    /// The FTS5 expression, or nil when the input has nothing to search for.
+    public let matchExpression: String?
+
+    public init(_ text: String) {
+        matchExpression = SearchQuery.expression(SearchQuery.tokens(text))
+    }
+
+    static func tokens(_ text: String) -> [Token] {
+        var tokens: [Token] = []
+        var characters = Substring(text)
+        while let first = characters.first {
+            if first.isWhitespace {
+                characters = characters.dropFirst()
+            } else if first == "\"" {
+                let rest = characters.dropFirst()
+                let end = rest.firstIndex(of: "\"") ?? rest.endIndex
+                var phrase = rest[..<end]
+                characters = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
+                var prefix = false
+                if characters.first == "*" {
+                    prefix = true
+                    characters = characters.dropFirst()
+                }
+                phrase = Substring(phrase.trimmingWhitespace())
+                if phrase.contains(where: { $0.isLetter || $0.isNumber }) { tokens.append(.term(String(phrase), prefix: prefix)) }
+            } else {
+                let end = characters.firstIndex { $0.isWhitespace || $0 == "\"" } ?? characters.endIndex
+                var word = characters[..<end]
+                characters = characters[end...]
+                switch word {
+                case "AND", "&&": tokens.append(.and); continue
+                case "OR", "||": tokens.append(.or); continue
+                case "NOT": tokens.append(.not); continue
+                default: break
+                }
+                if word.hasPrefix("-"), word.count > 1 {
+                    tokens.append(.not)
+                    word = word.dropFirst()
+                }
+                let prefix = word.hasSuffix("*")
+                while let last = word.last, last == "*" { word = word.dropLast() }
+                // Only letters and digits reach the index; a word of punctuation finds nothing.
+                if word.contains(where: { $0.isLetter || $0.isNumber }) { tokens.append(.term(String(word), prefix: prefix)) }
+            }
+        }
+        return tokens
+    }
+
+    /// Joins terms with the operators between them. FTS5's NOT is binary (`a NOT b`), so a
+    /// query cannot start with NOT; stray and doubled operators are dropped.
+    static func expression(_ tokens: [Token]) -> String? {
+        var parts: [String] = []
+        var pending: Token?
+        var sawTerm = false
+        for token in tokens {
+            switch token {
+            case let .term(text, prefix):
+                if sawTerm {
+                    switch pending {
+                    case .or: parts.append("OR")
+                    case .not: parts.append("NOT")
+                    default: parts.append("AND")
+                    }
+                } else if pending == .not {
+                    // Nothing to subtract from: a leading NOT term cannot be expressed.
+                    pending = nil
+                    continue
+                }
+                parts.append("\"" + text.replacingOccurrences("\"", with: "\"\"") + "\"" + (prefix ? "*" : ""))
+                sawTerm = true
+                pending = nil
+            case .and, .or, .not:
+                if sawTerm || token == .not { pending = token }
+            }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+}

