@@ -29,7 +29,7 @@ let package = Package(
         ),
         .target(name: "AI", dependencies: ["Notes", "CLlama"]),
         .target(name: "Sync", dependencies: ["Notes", "CGit2"]),
-        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync"]),
+        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage"]),
 
         // Build-time tool that turns migrations/*.sql into Swift source.
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),

@@ -1,0 +1,20 @@
+// A small deterministic random number generator (SplitMix64), for reproducible ids and tests.
+
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    /// Seeded from text, e.g. a file's path: the same text always gives the same sequence.
+    public init(text: String) {
+        self.init(seed: UInt64(ContentHash.of(text), radix: 16) ?? 0)
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,56 @@
+// `notes add`: a new note from arguments, standard input or $EDITOR.
+import Notes
+import Storage
+
+struct AddCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "add",
+        abstract: "Add a note.",
+        discussion: """
+            The text comes from the arguments, from standard input when there are none (or '-'),
+            or from $EDITOR with -e. The first line is the title unless --title is given; #words
+            in the text are tags. Prints the new note's id.
+            """,
+        options: [
+            .flag("-e", "--edit", help: "Write the note in $VISUAL or $EDITOR."),
+            .value("--title", placeholder: "title", help: "Title (default: the first line)."),
+            .repeated("-t", "--tag", placeholder: "tag", help: "Add a tag (repeatable)."),
+        ],
+        positionals: [PositionalSpec(name: "text", help: "The note's text ('-' reads standard input).", optional: true, repeating: true)]
+    )
+
+    let words: [String]
+    let useEditor: Bool
+    let title: String?
+    let tags: [String]
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        words = arguments.positionals
+        useEditor = arguments.has("edit")
+        title = arguments.value("title")
+        tags = arguments.all("tag")
+        if useEditor, !words.isEmpty { throw UsageError(message: "give the text or -e, not both") }
+        if let bad = tags.first(where: { Tags.normalized([$0]).isEmpty }) {
+            throw UsageError(message: "'\(bad)' is not a tag (letters, digits, _, - and / only)")
+        }
+    }
+
+    func run(_ context: Context) throws {
+        let bytes: [UInt8]
+        if useEditor {
+            bytes = try Editor.edit("", environment: context.environment, terminal: context.terminal)
+        } else if words.isEmpty || words == ["-"] {
+            if context.terminal.stdinIsTerminal {
+                context.terminal.printError("Type the note, then Ctrl-D on a new line to save it (Ctrl-C cancels).")
+                context.terminal.flush()
+            }
+            bytes = context.terminal.readStandardInput()
+        } else {
+            bytes = Array(words.joined(separator: " ").utf8)
+        }
+        let text = try NoteInput.decode(bytes)
+        let note = try NoteInput.makeNote(text: text, title: title, extraTags: tags, at: Clock.now())
+        try context.store().insert(note)
+        context.terminal.print(note.id.rawValue)
+    }
+}

@@ -1,0 +1,53 @@
+// `notes list`: notes, newest change first, with filters.
+import Notes
+import Storage
+
+struct ListCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "list",
+        abstract: "List notes, most recently changed first.",
+        options: [
+            .tagFilter,
+            .value("--category", placeholder: "category", help: "Only notes analysed into this category (\(Category.allCases.map(\.rawValue).joined(separator: ", ")))."),
+            .value("--urgency", placeholder: "1-5", help: "Only notes with this urgency."),
+            .since, .until, .limit, .json,
+        ]
+    )
+
+    let filter: NoteFilter
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        _ = try arguments.requirePositionals([])
+        var filter = try arguments.noteFilter(now: Clock.now())
+        if let category = arguments.value("category") {
+            guard let parsed = Category(rawValue: category.lowercased()) else {
+                throw UsageError(message: "unknown category '\(category)' (one of \(Category.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            filter.category = parsed
+        }
+        if let urgency = arguments.value("urgency") {
+            guard let number = Int(urgency), Analysis.urgencyRange.contains(number) else { throw UsageError(message: "--urgency must be 1 to 5") }
+            filter.urgency = number
+        }
+        self.filter = filter
+        json = arguments.has("json")
+    }
+
+    func run(_ context: Context) throws {
+        let store = try context.store()
+        let notes = try store.notes(matching: filter)
+        if json {
+            context.terminal.emit(.array(try notes.map { $0.json(analysis: try store.analysis(for: $0.id)) }))
+            return
+        }
+        if notes.isEmpty {
+            context.terminal.printError(try store.counts().notes == 0 ? "No notes yet. Add one with: notes add \"...\"" : "No notes match.")
+            return
+        }
+        let short = try context.shortIDs()
+        for note in notes {
+            context.terminal.print(context.terminal.noteLine(note, shortID: short[note.id] ?? note.id.rawValue, analysis: try store.analysis(for: note.id)))
+        }
+    }
+}

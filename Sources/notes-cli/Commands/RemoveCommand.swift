@@ -1,0 +1,47 @@
+// `notes rm`: delete notes (a tombstone stays for sync).
+import Notes
+import Storage
+
+struct RemoveCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "rm",
+        abstract: "Delete notes.",
+        discussion: "Asks first on a terminal. Without a terminal, -f is required.",
+        options: [.flag("-f", "--force", help: "Delete without asking.")],
+        positionals: [PositionalSpec(name: "id", help: "Ids or unique prefixes of the notes to delete.", repeating: true)]
+    )
+
+    let references: [String]
+    let force: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        references = arguments.positionals
+        force = arguments.has("force")
+        if references.isEmpty { throw UsageError(message: "missing <id>") }
+    }
+
+    func run(_ context: Context) throws {
+        let store = try context.store()
+        // Resolve every reference before deleting any, so a typo deletes nothing.
+        var notes: [Note] = []
+        for reference in references {
+            let id = try store.resolve(reference)
+            if let note = try store.note(id), !notes.contains(where: { $0.id == id }) { notes.append(note) }
+        }
+        if !force {
+            guard context.terminal.stdinIsTerminal else {
+                throw CommandFailure("refusing to delete without confirmation; use 'notes rm -f' in scripts")
+            }
+            let what = notes.count == 1 ? "'\(notes[0].title)'" : "\(notes.count) notes"
+            guard context.terminal.confirm("Delete \(what)?") else {
+                context.terminal.printError("Nothing deleted.")
+                return
+            }
+        }
+        let now = Clock.now()
+        for note in notes {
+            try store.delete(note.id, at: now)
+            context.terminal.printError("Deleted \(note.id.rawValue.prefix(13))  \(note.title)")
+        }
+    }
+}

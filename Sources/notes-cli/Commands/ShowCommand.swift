@@ -1,0 +1,45 @@
+// `notes show`: one note in full, with its analysis.
+import Notes
+import Storage
+
+struct ShowCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "show",
+        abstract: "Show a note and its analysis.",
+        options: [.json],
+        positionals: [PositionalSpec(name: "id", help: "The note's id or any unique prefix of it.")]
+    )
+
+    let reference: String
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        reference = try arguments.requirePositionals(["id"])[0]
+        json = arguments.has("json")
+    }
+
+    func run(_ context: Context) throws {
+        let store = try context.store()
+        let id = try store.resolve(reference)
+        guard let note = try store.note(id) else { throw NoteStoreError.notFound(reference) }
+        let analysis = try store.analysis(for: id)
+        let terminal = context.terminal
+        if json {
+            terminal.emit(note.json(analysis: analysis))
+            return
+        }
+        terminal.print(terminal.bold(note.title))
+        terminal.print(terminal.dim("id \(note.id)  created \(note.created.iso8601)  updated \(note.updated.iso8601)"))
+        if !note.tags.isEmpty { terminal.print(terminal.cyan(note.tags.map { "#" + $0 }.joined(separator: " "))) }
+        if let analysis {
+            let stale = analysis.contentHash != note.contentHash ? terminal.yellow(" (from an earlier version of the note)") : ""
+            terminal.print(terminal.dim("\(analysis.category.rawValue), urgency \(analysis.urgency)") + stale)
+            if !analysis.summary.isEmpty { terminal.print(terminal.dim("Summary: ") + analysis.summary) }
+            for (index, task) in analysis.tasks.enumerated() {
+                terminal.print("  \(index + 1). [\(task.done ? "x" : " ")] \(task.text)")
+            }
+        }
+        terminal.print()
+        terminal.print(note.body)
+    }
+}

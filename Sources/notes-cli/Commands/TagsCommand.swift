@@ -1,0 +1,24 @@
+// `notes tags`: every tag with its number of notes.
+import Notes
+import Storage
+
+struct TagsCommand: NotesCommand {
+    static let configuration = CommandConfiguration(name: "tags", abstract: "List tags with their number of notes.", options: [.json])
+
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        _ = try arguments.requirePositionals([])
+        json = arguments.has("json")
+    }
+
+    func run(_ context: Context) throws {
+        let tags = try context.store().tagCounts()
+        if json {
+            context.terminal.emit(.array(tags.map { .object([("tag", .string($0.tag)), ("count", .int($0.count))]) }))
+            return
+        }
+        if tags.isEmpty { context.terminal.printError("No tags yet: write #tag in a note, or use --tag.") }
+        for (tag, count) in tags { context.terminal.print(context.terminal.cyan("#" + tag) + "  \(count)") }
+    }
+}

@@ -1,0 +1,135 @@
+// Picks the command, runs it, and maps failures to messages and exit codes.
+import Notes
+import Storage
+
+enum NotesCLI {
+    /// Every command, in the order `notes --help` lists them.
+    static var commands: [any NotesCommand.Type] {[
+        AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self,
+        SearchCommand.self, TagsCommand.self, ExportCommand.self, ImportCommand.self, StatusCommand.self,
+    ]}
+
+    static let version = "0.1.0"
+
+    enum ExitCode {
+        static let success: Int32 = 0
+        static let failure: Int32 = 1
+        static let usage: Int32 = 64
+    }
+
+    static func mainHelp() -> String {
+        var text = """
+            OVERVIEW: notes, an offline notes assistant. Your notes stay on this machine.
+
+            USAGE: notes <command> [<options>]
+
+            The notebook lives in $NOTES_HOME, else $XDG_DATA_HOME/notes, else ~/.local/share/notes.
+
+            OPTIONS:
+              -h, --help              Show help information.
+              --version               Show the version.
+
+            COMMANDS:
+
+            """
+        for command in commands {
+            let name = command.configuration.name
+            text += "  " + name + String(repeating: " ", count: max(2, 24 - name.count)) + command.configuration.abstract + "\n"
+        }
+        text += "\n  See 'notes help <command>' for detailed help.\n"
+        return text
+    }
+
+    static func run(_ arguments: [String], terminal: Terminal, environment: [String: String]) -> Int32 {
+        guard let name = arguments.first else {
+            terminal.out.write(mainHelp())
+            return ExitCode.success
+        }
+        switch name {
+        case "-h", "--help":
+            terminal.out.write(mainHelp())
+            return ExitCode.success
+        case "--version":
+            terminal.print("notes \(version)")
+            return ExitCode.success
+        case "help":
+            guard let topic = arguments.dropFirst().first else {
+                terminal.out.write(mainHelp())
+                return ExitCode.success
+            }
+            guard let command = commands.first(where: { $0.configuration.name == topic }) else {
+                return usageFailure("unknown command '\(topic)'", usage: "notes help <command>", helpHint: "notes --help", terminal: terminal)
+            }
+            terminal.out.write(command.configuration.help)
+            return ExitCode.success
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.configuration.name == name }) else {
+            let close = commands.map { $0.configuration.name }.filter { editDistance($0, name) <= 2 }.first
+            let hint = close.map { " (did you mean '\($0)'?)" } ?? ""
+            return usageFailure("unknown command '\(name)'\(hint)", usage: "notes <command> [<options>]", helpHint: "notes --help", terminal: terminal)
+        }
+        return runCommand(command, arguments: Array(arguments.dropFirst()), terminal: terminal, environment: environment)
+    }
+
+    /// Parses, validates and runs one command (generic, so the existential is opened once, here).
+    static func runCommand<C: NotesCommand>(_ type: C.Type, arguments: [String], terminal: Terminal, environment: [String: String]) -> Int32 {
+        let configuration = C.configuration
+        let helpHint = "notes \(configuration.name) --help"
+        let command: C
+        do {
+            let parsed = try ParsedArguments(arguments, options: configuration.options)
+            if parsed.has("help") {
+                terminal.out.write(configuration.help)
+                return ExitCode.success
+            }
+            command = try C(arguments: parsed)
+        } catch {
+            let message = (error as? UsageError)?.message ?? "\(error)"
+            return usageFailure(message, usage: configuration.usageLine, helpHint: helpHint, terminal: terminal)
+        }
+        let context = Context(terminal: terminal, environment: environment)
+        do {
+            try command.run(context)
+            return ExitCode.success
+        } catch {
+            terminal.printError(terminal.style("Error:", "1;31", onStderr: true) + " " + describe(error, context: context))
+            return ExitCode.failure
+        }
+    }
+
+    static func usageFailure(_ message: String, usage: String, helpHint: String, terminal: Terminal) -> Int32 {
+        terminal.printError(terminal.style("Error:", "1;31", onStderr: true) + " " + message)
+        terminal.printError("Usage: " + usage)
+        terminal.printError("  See '\(helpHint)'.")
+        return ExitCode.usage
+    }
+
+    /// A message a user can act on, for every failure that reaches the top.
+    static func describe(_ error: any Error, context: Context) -> String {
+        switch error {
+        case let failure as CommandFailure:
+            return failure.message
+        case DatabaseError.SQLITE_NOTADB, DatabaseError.SQLITE_CORRUPT:
+            return "\(context.databasePath) is not a notes database or is damaged. It was left untouched; "
+                + "move it aside to start a new notebook, or restore it from a backup or `notes export`."
+        case DatabaseError.SQLITE_READONLY:
+            return "the notebook \(context.databasePath) is read-only; nothing was changed."
+        case DatabaseError.SQLITE_CANTOPEN:
+            return "cannot open the notebook \(context.databasePath) (check that \(context.home) exists and is writable)."
+        case DatabaseError.SQLITE_BUSY:
+            return "the notebook stayed busy (another notes process kept writing for \(Database.busyTimeoutMilliseconds / 1000) s); nothing was changed, try again."
+        case DatabaseError.SQLITE_FULL:
+            return "the disk is full; nothing was changed."
+        case let error as MigrationError:
+            return "cannot open the notebook \(context.databasePath): \(error)"
+        case let error as DatabaseError:
+            return error.description
+        case let error as CustomStringConvertible:
+            return error.description
+        default:
+            return String(describing: error)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+// How notes, analyses and search hits look: JSON for scripts, lines for people.
+import Notes
+import Storage
+
+extension Note {
+    /// The contract in the README: `{"id", "title", "body", "tags", "created", "updated", "analysis"}`.
+    func json(analysis: Analysis?) -> JSON {
+        .object([
+            ("id", .string(id.rawValue)),
+            ("title", .string(title)),
+            ("body", .string(body)),
+            ("tags", .array(tags.map(JSON.string))),
+            ("created", .string(created.iso8601)),
+            ("updated", .string(updated.iso8601)),
+            ("analysis", analysis.map(\.json) ?? .null),
+        ])
+    }
+}
+
+extension Analysis {
+    var json: JSON {
+        .object([
+            ("category", .string(category.rawValue)),
+            ("urgency", .int(urgency)),
+            ("tasks", .array(tasks.map { .object([("text", .string($0.text)), ("done", .bool($0.done))]) })),
+            ("summary", .string(summary)),
+            ("model", .string(model)),
+            ("analyzed_at", .string(analyzedAt.iso8601)),
+        ])
+    }
+}
+
+extension Terminal {
+    /// One line per note: short id, date, title, tags, and the analysis when there is one.
+    func noteLine(_ note: Note, shortID: String, analysis: Analysis?) -> String {
+        var line = yellow(shortID) + "  " + dim(note.updated.day) + "  " + note.title
+        if !note.tags.isEmpty { line += "  " + cyan(note.tags.map { "#" + $0 }.joined(separator: " ")) }
+        if let analysis { line += "  " + dim("[\(analysis.category.rawValue) \(analysis.urgency)]") }
+        return line
+    }
+
+    /// Replaces the search highlight markers: bold on a colour terminal, `**` otherwise.
+    func highlighted(_ snippet: String) -> String {
+        let (open, close) = colorsOut ? ("\u{1B}[1;33m", "\u{1B}[0m") : ("**", "**")
+        return snippet.replacingOccurrences(SearchHit.highlightStart, with: open)
+            .replacingOccurrences(SearchHit.highlightEnd, with: close)
+            .replacingOccurrences("\n", with: " ")
+    }
+
+    func emit(_ json: JSON) { print(json.render()) }
+}
+
+/// Dates typed by users for --since and --until: `2026-11-29`, a full ISO 8601 time,
+/// `today`, `yesterday`, or an age like `3d`, `2w`, `12h`, `30m`.
+enum DateArgument {
+    static func parse(_ text: String, now: Timestamp) -> Timestamp? {
+        let day: Int64 = 86_400_000
+        let startOfToday = Timestamp(milliseconds: now.milliseconds - now.milliseconds % day)
+        switch text.lowercased() {
+        case "today": return startOfToday
+        case "yesterday": return Timestamp(milliseconds: startOfToday.milliseconds - day)
+        case "now": return now
+        default: break
+        }
+        if let unit = text.last, let amount = Int64(text.dropLast()), amount >= 0 {
+            let size: Int64? = switch unit {
+            case "m": 60_000
+            case "h": 3_600_000
+            case "d": day
+            case "w": 7 * day
+            default: nil
+            }
+            if let size { return Timestamp(milliseconds: now.milliseconds - amount * size) }
+        }
+        return Timestamp(iso8601: text)
+    }
+}
+
+extension ParsedArguments {
+    /// The --since/--until/--tag filter shared by list and search.
+    func noteFilter(now: Timestamp) throws(UsageError) -> NoteFilter {
+        var filter = NoteFilter(tag: value("tag"))
+        if let since = value("since") {
+            guard let time = DateArgument.parse(since, now: now) else { throw UsageError(message: "--since '\(since)' is not a date (try 2026-11-29, yesterday or 7d)") }
+            filter.since = time
+        }
+        if let until = value("until") {
+            guard let time = DateArgument.parse(until, now: now) else { throw UsageError(message: "--until '\(until)' is not a date (try 2026-11-29, today or 1d)") }
+            filter.until = time
+        }
+        if let limit = value("limit") {
+            guard let number = Int(limit), number > 0 else { throw UsageError(message: "--limit needs a positive number") }
+            filter.limit = number
+        }
+        return filter
+    }
+
+    /// Exactly `count` positionals, or a usage error naming what is missing or extra.
+    func requirePositionals(_ names: [String]) throws(UsageError) -> [String] {
+        if positionals.count < names.count { throw UsageError(message: "missing <\(names[positionals.count])>") }
+        if positionals.count > names.count { throw UsageError(message: "unexpected argument '\(positionals[names.count])'") }
+        return positionals
+    }
+}
+
+extension OptionSpec {
+    static let json = OptionSpec.flag("--json", help: "Print JSON for scripts.")
+    static let tagFilter = OptionSpec.value("--tag", placeholder: "tag", help: "Only notes with this tag.")
+    static let since = OptionSpec.value("--since", placeholder: "date", help: "Only notes changed at or after: 2026-11-29, yesterday, 7d, 12h.")
+    static let until = OptionSpec.value("--until", placeholder: "date", help: "Only notes changed before this date.")
+    static let limit = OptionSpec.value("-n", "--limit", placeholder: "n", help: "Show at most n notes.")
+}
