@@ -35,7 +35,7 @@ let package = Package(
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
 
         .testTarget(name: "NotesTests", dependencies: ["Notes"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "Notes"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Notes"], exclude: ["Fixtures"]),
         .testTarget(name: "AITests", dependencies: ["AI", "Notes"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes"]),
         .testTarget(name: "CLITests", dependencies: ["Notes"]),

@@ -27,7 +27,8 @@ public enum NoteText {
     /// The longest title kept; longer first lines are cut at a word boundary.
     public static let maximumTitleLength = 120
 
-    /// The first non-blank line, without Markdown heading marks, cut to `maximumTitleLength`.
+    /// The first non-blank line, without Markdown heading marks or trailing #tags, cut to
+    /// `maximumTitleLength`.
     public static func title(from body: String) -> String {
         let line = body.split(whereSeparator: \.isNewline).lazy
             .map { $0.trimmingWhitespace() }
@@ -37,6 +38,11 @@ public enum NoteText {
             let stripped = title.drop { $0 == "#" }
             if stripped.first == " " { title = stripped.dropFirst() }
         }
+        var words = title.split(separator: " ", omittingEmptySubsequences: false)
+        while words.count > 1, let last = words.last, last.hasPrefix("#"), !Tags.inText(String(last)).isEmpty {
+            words.removeLast()
+        }
+        if words.contains(where: { !$0.isEmpty && !$0.hasPrefix("#") }) { title = Substring(words.joined(separator: " ")) }
         return shorten(String(title).trimmingWhitespace(), to: maximumTitleLength)
     }
 

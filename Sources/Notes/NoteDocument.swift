@@ -10,7 +10,7 @@
 //     ---
 //     Call the dentist tomorrow #health
 //
-// The body follows the closing `---` and always ends with exactly one newline in the file.
+// The body follows the closing `---`; the file adds one newline after it, which parsing removes.
 
 public enum NoteDocument {
     /// What a file says; fields a plain Markdown file lacks are nil.
@@ -43,9 +43,8 @@ public enum NoteDocument {
         text += "created: \(note.created.iso8601)\n"
         text += "updated: \(note.updated.iso8601)\n"
         text += "---\n"
-        text += note.body
-        if !note.body.hasSuffix("\n") { text += "\n" }
-        return text
+        // Always one more newline than the body has: parse removes exactly one.
+        return text + note.body + "\n"
     }
 
     /// Reads a file written by `render`, or a plain Markdown file (no front matter). Unknown
@@ -98,7 +97,7 @@ public enum NoteDocument {
         return parsed
     }
 
-    /// The file always ends with a newline that `render` may have added; a body keeps its own.
+    /// The newline that `render` adds after the body (files from other tools end with one too).
     private static func stripOneNewline(_ text: String) -> String {
         if text.hasSuffix("\r\n") { return String(text.dropLast(2)) }
         if text.hasSuffix("\n") { return String(text.dropLast()) }

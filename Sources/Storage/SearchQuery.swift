@@ -16,7 +16,9 @@ public struct SearchQuery: Equatable, Sendable {
     public let matchExpression: String?
 
     public init(_ text: String) {
-        matchExpression = SearchQuery.expression(SearchQuery.tokens(text))
+        // Control characters (NUL included) separate words; they are never part of one.
+        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        matchExpression = SearchQuery.expression(SearchQuery.tokens(cleaned))
     }
 
     static func tokens(_ text: String) -> [Token] {

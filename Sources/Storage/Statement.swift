@@ -51,7 +51,14 @@ public final class Statement {
             case let .integer(number): rc = sqlite3_bind_int64(handle, index, number)
             case let .text(text):
                 // SQLITE_TRANSIENT (-1): SQLite copies the bytes, since Swift's buffer is temporary.
-                rc = sqlite3_bind_text(handle, index, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                // An explicit byte count, so text holding a NUL is bound whole, not cut at it.
+                // (An empty buffer may have no address, which SQLite would bind as NULL.)
+                var copy = text
+                rc = copy.isEmpty ? sqlite3_bind_text(handle, index, "", 0, unsafeBitCast(-1, to: sqlite3_destructor_type.self)) : copy.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) {
+                        sqlite3_bind_text(handle, index, $0.baseAddress, Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                    }
+                }
             }
             guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
         }

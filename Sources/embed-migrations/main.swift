@@ -16,7 +16,8 @@ for path in arguments.dropFirst() {
     var hashes = "#"
     while sql.contains("\"" + hashes) { hashes += "#" }
     source += "    (name: \(String(reflecting: url.lastPathComponent)), sql: \(hashes)\"\"\"\n"
-    source += sql.hasSuffix("\n") ? sql : sql + "\n"
+    // A multi-line literal drops the line break before its closing delimiter: add one back.
+    source += sql + "\n"
     source += "\"\"\"\(hashes)),\n"
 }
 source += "]\n"

@@ -1,0 +1,83 @@
+// Stored analyses: pending notes, stale results refused, done marks and user corrections kept.
+import Notes
+import Testing
+@testable import Storage
+
+struct AnalysisStoreTests {
+    func analysis(of note: Note, category: Category = .health, urgency: Int = 4, tasks: [String] = ["call the dentist"], version: String = "v1") -> Analysis {
+        Analysis(category: category, urgency: urgency, tasks: tasks.map { TaskItem(text: $0) }, summary: "A dentist call.",
+                 model: "test", analyzedAt: Timestamp(milliseconds: 5), analyzerVersion: version, contentHash: note.contentHash)
+    }
+
+    @Test func pendingUntilAnalysedThenAgainAfterAnEditOrANewVersion() throws {
+        let store = try inMemoryStore()
+        var note = try makeNote("call the dentist")
+        try store.insert(note)
+        #expect(try store.pendingAnalysis(analyzerVersion: "v1") == [note.id])
+        #expect(try store.saveAnalysis(analysis(of: note), for: note.id))
+        #expect(try store.pendingAnalysis(analyzerVersion: "v1").isEmpty)
+        #expect(try store.pendingAnalysis(analyzerVersion: "v2") == [note.id])
+        note.body = "call the dentist and the vet"
+        try store.update(note)
+        #expect(try store.pendingAnalysisCount(analyzerVersion: "v1") == 1)
+    }
+
+    @Test func refusesAnAnalysisOfContentThatChangedMeanwhile() throws {
+        let store = try inMemoryStore()
+        var note = try makeNote("call the dentist")
+        try store.insert(note)
+        let result = analysis(of: note)
+        note.body = "edited while analysing"
+        try store.update(note)
+        #expect(try store.saveAnalysis(result, for: note.id) == false)
+        #expect(try store.analysis(for: note.id) == nil)
+    }
+
+    @Test func doneMarksSurviveReanalysisWhenTheTextDoes() throws {
+        let store = try inMemoryStore()
+        let note = try makeNote("call the dentist, buy floss")
+        try store.insert(note)
+        try store.saveAnalysis(analysis(of: note, tasks: ["call the dentist", "buy floss"]), for: note.id)
+        try store.setTaskDone(note.id, index: 1, done: true)
+        try store.saveAnalysis(analysis(of: note, tasks: ["Buy floss", "book a cleaning"], version: "v2"), for: note.id)
+        let tasks = try #require(try store.analysis(for: note.id)).tasks
+        #expect(tasks == [TaskItem(text: "Buy floss", done: true), TaskItem(text: "book a cleaning", done: false)])
+        #expect(try store.tasks().map(\.task.text) == ["book a cleaning"])
+        #expect(throws: NoteStoreError.self) { try store.setTaskDone(note.id, index: 7, done: true) }
+    }
+
+    @Test func userCorrectionsWinOverLaterAnalyses() throws {
+        let store = try inMemoryStore()
+        let note = try makeNote("call the dentist")
+        try store.insert(note)
+        #expect(throws: NoteStoreError.self) { try store.correct(note.id, category: .work, urgency: nil) }
+        try store.saveAnalysis(analysis(of: note), for: note.id)
+        try store.correct(note.id, category: .personal, urgency: 2)
+        try store.saveAnalysis(analysis(of: note, category: .work, urgency: 5, version: "v2"), for: note.id)
+        let stored = try #require(try store.analysis(for: note.id))
+        #expect(stored.category == .personal)
+        #expect(stored.urgency == 2)
+        #expect(try store.notes(matching: NoteFilter(category: .personal)).count == 1)
+        #expect(try store.notes(matching: NoteFilter(urgency: 2)).count == 1)
+    }
+
+    @Test func summariesAndTasksAreSearchable() throws {
+        let store = try inMemoryStore()
+        let note = try makeNote("appointment on Monday")
+        try store.insert(note)
+        try store.saveAnalysis(analysis(of: note, tasks: ["phone the orthodontist"]), for: note.id)
+        #expect(try store.search("orthodontist").count == 1)
+        #expect(try store.search("dentist").count == 1)
+    }
+
+    @Test func tasksAreOrderedByUrgencyThenAge() throws {
+        let store = try inMemoryStore()
+        let early = try makeNote("early", at: 1_000)
+        let late = try makeNote("late", at: 2_000)
+        try store.insert(early)
+        try store.insert(late)
+        try store.saveAnalysis(analysis(of: early, urgency: 2, tasks: ["early task"]), for: early.id)
+        try store.saveAnalysis(analysis(of: late, urgency: 5, tasks: ["late task"]), for: late.id)
+        #expect(try store.tasks().map(\.task.text) == ["late task", "early task"])
+    }
+}

@@ -1,0 +1,134 @@
+// The note store: writing, reading, resolving ids, tombstones, imports and analyses.
+import Foundation
+import Notes
+import Testing
+@testable import Storage
+
+struct NoteStoreTests {
+    @Test func insertsAndReadsBackEveryField() throws {
+        let store = try inMemoryStore()
+        let note = try makeNote("Call the dentist\nabout the #Health check", tags: ["home"])
+        try store.insert(note)
+        let read = try #require(try store.note(note.id))
+        #expect(read == note)
+        #expect(read.tags == ["health", "home"])
+        #expect(read.title == "Call the dentist")
+    }
+
+    @Test func updateReplacesTextAndTags() throws {
+        let store = try inMemoryStore()
+        var note = try makeNote("first #a")
+        try store.insert(note)
+        note.body = "second #b"
+        note.title = "second"
+        note.tags = ["b"]
+        note.updated = Timestamp(milliseconds: note.updated.milliseconds + 1000)
+        try store.update(note)
+        #expect(try store.note(note.id) == note)
+        #expect(try store.tagCounts().map(\.tag) == ["b"])
+        #expect(try store.search("first").isEmpty)
+        #expect(try store.search("second").count == 1)
+    }
+
+    @Test func deleteLeavesATombstoneWithoutText() throws {
+        let store = try inMemoryStore()
+        let note = try makeNote("secret plans #private")
+        try store.insert(note)
+        try store.delete(note.id, at: Timestamp(milliseconds: 1_764_000_999_000))
+        #expect(try store.note(note.id) == nil)
+        #expect(try store.isDeleted(note.id))
+        #expect(try store.search("secret").isEmpty)
+        #expect(try store.tagCounts().isEmpty)
+        #expect(try store.counts() == NoteStore.Counts(notes: 0, deleted: 1, tags: 0))
+        #expect(try store.database.scalarText("SELECT body FROM notes") == "")
+        #expect(throws: NoteStoreError.notFound(note.id.rawValue)) { try store.delete(note.id, at: Timestamp(milliseconds: 0)) }
+    }
+
+    @Test func resolvesUniquePrefixesWithOrWithoutDashes() throws {
+        let store = try inMemoryStore()
+        let a = Note(id: NoteID("01a1f000-0000-7000-8000-00000000000a")!, title: "a", body: "a", tags: [], created: Timestamp(milliseconds: 1), updated: Timestamp(milliseconds: 1))
+        let b = Note(id: NoteID("01a1f000-0000-7000-8000-00000000000b")!, title: "b", body: "b", tags: [], created: Timestamp(milliseconds: 1), updated: Timestamp(milliseconds: 1))
+        try store.insert(a)
+        try store.insert(b)
+        #expect(try store.resolve("01a1f000-0000-7000-8000-00000000000a") == a.id)
+        #expect(try store.resolve("01A1F00000007000800000000000000B") == b.id)
+        #expect(throws: NoteStoreError.self) { try store.resolve("01a1f0") }
+        do {
+            _ = try store.resolve("01a1f0")
+        } catch let NoteStoreError.ambiguous(_, candidates) {
+            #expect(candidates.map(\.id) == [a.id, b.id])
+        }
+        #expect(throws: NoteStoreError.notFound("ffffff")) { try store.resolve("ffffff") }
+        #expect(throws: NoteStoreError.invalidReference("xyz!")) { try store.resolve("xyz!") }
+        #expect(throws: NoteStoreError.invalidReference("ab")) { try store.resolve("ab") }
+    }
+
+    @Test func listFiltersByTagAndTimeNewestFirst() throws {
+        let store = try inMemoryStore()
+        let old = try makeNote("old #work", at: 1_000_000)
+        let new = try makeNote("new #work", at: 3_000_000)
+        let other = try makeNote("other #home", at: 2_000_000)
+        for note in [old, new, other] { try store.insert(note) }
+        #expect(try store.notes().map(\.body) == ["new #work", "other #home", "old #work"])
+        #expect(try store.notes(matching: NoteFilter(tag: "#WORK")).map(\.body) == ["new #work", "old #work"])
+        #expect(try store.notes(matching: NoteFilter(since: Timestamp(milliseconds: 2_000_000))).count == 2)
+        #expect(try store.notes(matching: NoteFilter(until: Timestamp(milliseconds: 2_000_000))).map(\.body) == ["old #work"])
+        #expect(try store.notes(matching: NoteFilter(limit: 1)).map(\.body) == ["new #work"])
+    }
+
+    @Test func importAddsUpdatesNewerAndLeavesTheRest() throws {
+        let store = try inMemoryStore()
+        var note = try makeNote("original", at: 1_000)
+        try store.insert(note)
+        let fresh = try makeNote("fresh", at: 2_000)
+        var older = note
+        older.body = "older copy"
+        older.updated = Timestamp(milliseconds: 500)
+        #expect(try store.importNotes([older, fresh]) == [.unchanged, .added])
+        note.body = "newer copy"
+        note.updated = Timestamp(milliseconds: 9_000)
+        #expect(try store.importNotes([note, fresh]) == [.updated, .unchanged])
+        #expect(try store.note(note.id)?.body == "newer copy")
+    }
+
+    @Test func importNeverRevivesATombstone() throws {
+        let store = try inMemoryStore()
+        var note = try makeNote("gone", at: 1_000)
+        try store.insert(note)
+        try store.delete(note.id, at: Timestamp(milliseconds: 2_000))
+        note.updated = Timestamp(milliseconds: 3_000)
+        #expect(try store.importNotes([note]) == [.unchanged])
+        #expect(try store.note(note.id) == nil)
+    }
+
+    @Test func writersAndAReaderOnSeparateConnectionsNeverSeeLockErrors() async throws {
+        let directory = TemporaryDirectory()
+        _ = try NoteStore.open(home: directory.path)
+        let home = directory.path
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    let store = try NoteStore.open(home: home)
+                    for index in 0..<60 {
+                        try store.insert(try makeNote("writer \(writer) note \(index)", at: 1_764_000_000_000 + Int64(writer * 1000 + index)))
+                    }
+                    return 60
+                }
+            }
+            group.addTask {
+                let store = try NoteStore.open(home: home)
+                var reads = 0
+                for _ in 0..<60 {
+                    _ = try store.notes(matching: NoteFilter(limit: 5))
+                    _ = try store.search("writer")
+                    reads += 1
+                }
+                return 0
+            }
+            var written = 0
+            for try await count in group { written += count }
+            #expect(written == 120)
+        }
+        #expect(try NoteStore.open(home: home).counts().notes == 120)
+    }
+}

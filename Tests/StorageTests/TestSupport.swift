@@ -1,0 +1,28 @@
+// Shared helpers for Storage tests: temporary directories and sample notes.
+import Foundation
+import Notes
+@testable import Storage
+
+/// A fresh directory under the system temporary directory, removed when the value is dropped.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "notes-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+func makeNote(_ text: String, at milliseconds: Int64 = 1_764_000_000_000, tags: [String] = []) throws -> Note {
+    var generator = SeededGenerator(text: text + String(milliseconds))
+    let id = NoteID(milliseconds: milliseconds, using: &generator)
+    return try NoteInput.makeNote(text: text, title: nil, extraTags: tags, at: Timestamp(milliseconds: milliseconds), id: id)
+}
+
+func inMemoryStore() throws -> NoteStore {
+    try NoteStore(database: Database(path: ":memory:"))
+}
+
+let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
