@@ -38,6 +38,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Notes"], exclude: ["Fixtures"]),
         .testTarget(name: "AITests", dependencies: ["AI", "Notes"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes"]),
-        .testTarget(name: "CLITests", dependencies: ["Notes"]),
+        // Swift 5 mode: these tests share pipes and threads the way Foundation's Process needs.
+        .testTarget(name: "CLITests", swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

@@ -17,10 +17,15 @@ public struct SearchHit: Equatable, Sendable {
 extension NoteStore {
     /// Column weights for bm25: a word in the title counts most, then the analysis, then the body.
     static let rankWeights = "bm25(notes_fts, 10.0, 1.0, 3.0)"
+    /// FTS5's snippet() slows down sharply on huge documents with many matches (20 s for a
+    /// 10 MB note here), so beyond this size the snippet is cut from the text's beginning.
+    static let largeNoteCharacters = 200_000
+    static let largeNoteScan = 200_000
 
     /// Notes matching `query` (see SearchQuery), best first. An empty query finds nothing.
     public func search(_ query: String, filter: NoteFilter = NoteFilter()) throws -> [SearchHit] {
-        guard let match = SearchQuery(query).matchExpression else { return [] }
+        let parsed = SearchQuery(query)
+        guard let match = parsed.matchExpression else { return [] }
         var conditions = ["notes_fts MATCH ?", "n.deleted IS NULL"]
         var values: [any DatabaseValueConvertible] = [match]
         if let tag = filter.tag {
@@ -30,14 +35,34 @@ extension NoteStore {
         appendTimeConditions(filter, to: &conditions, values: &values)
         let sql = """
             SELECT n.id, n.title,
-                   snippet(notes_fts, -1, '\(SearchHit.highlightStart)', '\(SearchHit.highlightEnd)', '…', 16),
+                   CASE WHEN length(n.body) > \(NoteStore.largeNoteCharacters) THEN substr(n.body, 1, \(NoteStore.largeNoteScan))
+                        ELSE snippet(notes_fts, -1, '\(SearchHit.highlightStart)', '\(SearchHit.highlightEnd)', '…', 16) END,
+                   length(n.body) > \(NoteStore.largeNoteCharacters),
                    \(NoteStore.rankWeights) AS rank
             FROM notes_fts JOIN notes n ON n.seq = notes_fts.rowid
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY rank LIMIT \(filter.limit ?? 50)
             """
         return try database.statement(sql).rows(values) {
-            SearchHit(id: NoteID($0.string(0))!, title: $0.string(1), snippet: $0.string(2), score: -$0.double(3))
+            let snippet = $0.int(3) == 1 ? Snippet.around(parsed.terms, in: $0.string(2)) : $0.string(2)
+            return SearchHit(id: NoteID($0.string(0))!, title: $0.string(1), snippet: snippet, score: -$0.double(4))
         }
+    }
+}
+
+/// A snippet made by hand: a few words around the first term found, for notes too large for FTS5's.
+enum Snippet {
+    static func around(_ terms: [String], in text: String, words: Int = 16) -> String {
+        let lowered = text.lowercased()
+        let position = terms.lazy.compactMap { lowered.firstRange(of: $0.lowercased()) }.min { $0.lowerBound < $1.lowerBound }
+        guard let position, lowered.count == text.count else {
+            return text.split(separator: " ", maxSplits: words, omittingEmptySubsequences: true).prefix(words).joined(separator: " ") + "…"
+        }
+        // Same length after lowercasing: indices carry over from `lowered` to `text`.
+        let start = text.index(text.startIndex, offsetBy: lowered.distance(from: lowered.startIndex, to: position.lowerBound))
+        let end = text.index(start, offsetBy: lowered.distance(from: position.lowerBound, to: position.upperBound))
+        let before = text[..<start].split(separator: " ").suffix(words / 2).joined(separator: " ")
+        let after = text[end...].split(separator: " ", maxSplits: words / 2 + 1).prefix(words / 2).joined(separator: " ")
+        return "…" + before + " " + SearchHit.highlightStart + text[start..<end] + SearchHit.highlightEnd + after + "…"
     }
 }

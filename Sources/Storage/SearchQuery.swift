@@ -14,11 +14,15 @@ public struct SearchQuery: Equatable, Sendable {
 
     /// The FTS5 expression, or nil when the input has nothing to search for.
     public let matchExpression: String?
+    /// The words and phrases searched for (without operators), for highlighting by hand.
+    public let terms: [String]
 
     public init(_ text: String) {
         // Control characters (NUL included) separate words; they are never part of one.
         let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-        matchExpression = SearchQuery.expression(SearchQuery.tokens(cleaned))
+        let tokens = SearchQuery.tokens(cleaned)
+        matchExpression = SearchQuery.expression(tokens)
+        terms = tokens.compactMap { if case let .term(text, _) = $0 { text } else { nil } }
     }
 
     static func tokens(_ text: String) -> [Token] {

@@ -1,0 +1,76 @@
+// Runs the built `notes` binary in a private NOTES_HOME and captures what it prints.
+import Foundation
+
+struct RunResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    let stdoutBytes: Data
+
+    var json: Any? { try? JSONSerialization.jsonObject(with: stdoutBytes) }
+}
+
+/// A notebook in a temporary directory, and the binary to drive it.
+final class Notebook {
+    let home: String
+    let root: String
+
+    /// `.build/debug/notes`, found from this file's path (Tests/CLITests/ under the package).
+    static let binary: String = {
+        if let explicit = ProcessInfo.processInfo.environment["NOTES_BINARY"] { return explicit }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return package.appendingPathComponent(".build/debug/notes").path
+    }()
+
+    init() {
+        root = NSTemporaryDirectory() + "notes-cli-" + UUID().uuidString
+        home = root + "/home"
+        try! FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    var databasePath: String { home + "/notes.sqlite" }
+
+    @discardableResult
+    func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Notebook.binary)
+        process.arguments = arguments
+        var env = ["NOTES_HOME": home, "PATH": "/usr/bin:/bin", "HOME": root, "LANG": "C.UTF-8"]
+        env.merge(environment) { $1 }
+        process.environment = env
+        let output = Pipe(), errors = Pipe(), input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        try process.run()
+        // Feed and drain concurrently so large inputs and outputs cannot deadlock on pipe buffers.
+        let writer = Thread {
+            if let stdin { input.fileHandleForWriting.write(stdin) }
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        var errorData = Data()
+        let errorReader = Thread { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
+        errorReader.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while errorReader.isExecuting || !errorReader.isFinished { usleep(1000) }
+        return RunResult(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+                         stderr: String(decoding: errorData, as: UTF8.self), stdoutBytes: outputData)
+    }
+
+    /// `notes add TEXT` and the id it printed.
+    func add(_ text: String, _ extra: [String] = []) throws -> String {
+        let result = try run(["add"] + extra + [text])
+        guard result.status == 0 else { throw NotebookError.failed(result.stderr) }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func noteJSON(_ id: String) throws -> [String: Any] {
+        try run(["show", id, "--json"]).json as? [String: Any] ?? [:]
+    }
+}
+
+enum NotebookError: Error { case failed(String) }

@@ -1,0 +1,53 @@
+// Help, usage errors and exit codes, the way scripts and people meet them.
+import Foundation
+import Testing
+
+@Suite(.serialized) struct UsageTests {
+    static let commands = ["add", "list", "show", "edit", "rm", "search", "tags", "export", "import", "status"]
+
+    @Test(arguments: commands)
+    func everyCommandHasHelp(command: String) throws {
+        let notebook = Notebook()
+        for invocation in [[command, "--help"], [command, "-h"], ["help", command]] {
+            let result = try notebook.run(invocation)
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("OVERVIEW:"))
+            #expect(result.stdout.contains("USAGE: notes \(command)"))
+            #expect(result.stdout.contains("OPTIONS:"))
+        }
+    }
+
+    @Test func topLevelHelpListsTheCommands() throws {
+        let result = try Notebook().run(["--help"])
+        #expect(result.status == 0)
+        for command in UsageTests.commands { #expect(result.stdout.contains("  \(command) ")) }
+    }
+
+    @Test func usageErrorsExit64WithUsageOnStderr() throws {
+        let notebook = Notebook()
+        let unknownOption = try notebook.run(["add", "--bogus", "x"])
+        #expect(unknownOption.status == 64)
+        #expect(unknownOption.stdout.isEmpty)
+        #expect(unknownOption.stderr.hasPrefix("Error: unknown option '--bogus'"))
+        #expect(unknownOption.stderr.contains("Usage: notes add"))
+        #expect(unknownOption.stderr.contains("See 'notes add --help'."))
+        let unknownCommand = try notebook.run(["serach", "x"])
+        #expect(unknownCommand.status == 64)
+        #expect(unknownCommand.stderr.contains("did you mean 'search'?"))
+        #expect(try notebook.run(["show"]).status == 64)
+        #expect(try notebook.run(["list", "--since", "someday"]).status == 64)
+        #expect(try notebook.run(["list", "--urgency", "9"]).status == 64)
+        #expect(try notebook.run(["list", "--tag"]).status == 64)
+        #expect(try notebook.run(["search"]).status == 64)
+    }
+
+    @Test func noColourWithoutATerminal() throws {
+        let notebook = Notebook()
+        _ = try notebook.add("colourful #tag")
+        for arguments in [["list"], ["search", "colourful"], ["show", "--help"], ["tags"], ["add", "--nope"]] {
+            let result = try notebook.run(arguments, environment: ["TERM": "xterm-256color"])
+            #expect(!result.stdout.contains("\u{1B}["))
+            #expect(!result.stderr.contains("\u{1B}["))
+        }
+    }
+}
