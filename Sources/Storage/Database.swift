@@ -87,6 +87,8 @@ public final class Database {
 
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// Runs `body` in a transaction. IMMEDIATE takes the write lock up front, so a writer waits
     /// on the busy timeout instead of failing with SQLITE_BUSY when it upgrades a read lock.
     public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {

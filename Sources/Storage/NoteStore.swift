@@ -161,6 +161,20 @@ public final class NoteStore {
         try database.statement("SELECT id FROM notes WHERE deleted IS NULL").rows { NoteID($0.string(0))! }
     }
 
+    /// The shortest unique prefix of each id among all live notes. For a few ids (search
+    /// results) only their neighbours in id order are read, not the whole notebook.
+    public func shortestPrefixes(for ids: [NoteID]) throws -> [NoteID: String] {
+        guard ids.count <= 100 else { return NoteIDPrefix.shortest(for: try allIDs()) }
+        var result: [NoteID: String] = [:]
+        let before = try database.statement("SELECT id FROM notes WHERE id < ? AND deleted IS NULL ORDER BY id DESC LIMIT 1")
+        let after = try database.statement("SELECT id FROM notes WHERE id > ? AND deleted IS NULL ORDER BY id LIMIT 1")
+        for id in ids {
+            let neighbours = try [before, after].compactMap { try $0.firstRow([id.rawValue]) { NoteID($0.string(0)) } ?? nil }
+            result[id] = NoteIDPrefix.shortest(for: [id] + neighbours)[id]
+        }
+        return result
+    }
+
     /// Tags with how many live notes carry each, most used first.
     public func tagCounts() throws -> [(tag: String, count: Int)] {
         try database.statement("""
@@ -194,7 +208,7 @@ public final class NoteStore {
         try database.execute(
             "INSERT INTO notes(id, title, body, content_hash, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
             [note.id.rawValue, note.title, note.body, note.contentHash, note.created.milliseconds, note.updated.milliseconds])
-        try writeTags(note.tags, seq: try seq(of: note.id))
+        try writeTags(note.tags, seq: database.lastInsertedRowID)
     }
 
     /// Replaces a live note's title, body, tags and timestamps.

@@ -63,6 +63,18 @@ struct NoteStoreTests {
         #expect(throws: NoteStoreError.invalidReference("ab")) { try store.resolve("ab") }
     }
 
+    @Test func prefixesForAFewIdsMatchThoseComputedOverAll() throws {
+        let store = try inMemoryStore()
+        for index in 0..<150 { try store.insert(try makeNote("note \(index)", at: 1_764_000_000_000 + Int64(index % 7))) }
+        try store.delete(try store.allIDs()[3], at: Timestamp(milliseconds: 1))
+        let all = try store.allIDs()
+        let everything = NoteIDPrefix.shortest(for: all)
+        var generator = SeededGenerator(seed: 7)
+        let some = Array(all.shuffled(using: &generator).prefix(20))
+        let few = try store.shortestPrefixes(for: some)
+        for id in some { #expect(few[id] == everything[id]) }
+    }
+
     @Test func listFiltersByTagAndTimeNewestFirst() throws {
         let store = try inMemoryStore()
         let old = try makeNote("old #work", at: 1_000_000)

@@ -45,7 +45,7 @@ struct SearchCommand: NotesCommand {
             terminal.printError("No notes match '\(query)'.")
             return
         }
-        let short = try context.shortIDs()
+        let short = try context.shortIDs(for: hits.map(\.id))
         for hit in hits {
             terminal.print(terminal.yellow(short[hit.id] ?? hit.id.rawValue) + "  " + terminal.bold(hit.title))
             terminal.print("    " + terminal.highlighted(hit.snippet))

@@ -48,9 +48,9 @@ final class Context {
         return store
     }
 
-    /// Every live id's shortest unique prefix, for listings.
-    func shortIDs() throws -> [NoteID: String] {
-        NoteIDPrefix.shortest(for: try store().allIDs())
+    /// The shortest unique prefix of each of these ids, for listings.
+    func shortIDs(for ids: [NoteID]) throws -> [NoteID: String] {
+        try store().shortestPrefixes(for: ids)
     }
 }
 

@@ -79,16 +79,21 @@ final class Terminal {
     }
 }
 
+/// Reads until end of file. Regular files are read straight into a buffer of their size.
 func readAll(descriptor: Int32) -> [UInt8] {
-    var result: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var info = stat()
+    let expected = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
+    var result = [UInt8](repeating: 0, count: max(expected + 1, 4096))
+    var length = 0
     while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if length == result.count { result.append(contentsOf: repeatElement(0, count: result.count)) }
+        let count = result.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + length, $0.count - length) }
         if count > 0 {
-            result.append(contentsOf: chunk[0..<count])
+            length += count
         } else if count < 0, errno == EINTR {
             continue
         } else {
+            result.removeLast(result.count - length)
             return result
         }
     }
