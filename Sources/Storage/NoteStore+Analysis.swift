@@ -59,24 +59,30 @@ extension NoteStore {
             guard let current = try database.statement("SELECT seq, content_hash FROM notes WHERE id = ? AND deleted IS NULL")
                 .firstRow([id.rawValue], { (seq: $0.int(0), hash: $0.string(1)) }),
                 current.hash == analysis.contentHash else { return false }
-            let merged = analysis.keepingDoneMarks(from: try self.analysis(for: id))
-            try database.execute("""
-                INSERT INTO analyses(note_seq, category, urgency, summary, model, analyzed_at, analyzer_version, content_hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(note_seq) DO UPDATE SET category = excluded.category, urgency = excluded.urgency,
-                    summary = excluded.summary, model = excluded.model, analyzed_at = excluded.analyzed_at,
-                    analyzer_version = excluded.analyzer_version, content_hash = excluded.content_hash
-                """, [current.seq, merged.category.rawValue, merged.urgency, merged.summary, merged.model,
-                      merged.analyzedAt.milliseconds, merged.analyzerVersion, merged.contentHash])
-            try database.execute("DELETE FROM tasks WHERE note_seq = ?", [current.seq])
-            for (position, task) in merged.tasks.enumerated() {
-                try database.execute("INSERT INTO tasks(note_seq, position, text, done) VALUES (?, ?, ?, ?)",
-                                     [current.seq, position, task.text, task.done])
-            }
-            let searchable = ([merged.summary] + merged.tasks.map(\.text)).joined(separator: "\n")
-            try database.execute("UPDATE notes SET analysis_text = ? WHERE seq = ?", [searchable, current.seq])
+            try storeAnalysis(analysis, id: id, seq: current.seq, keepingDoneMarks: true)
             return true
         }
+    }
+
+    /// Writes an analysis and its tasks, and makes them searchable. The user's corrections stay.
+    func storeAnalysis(_ analysis: Analysis, id: NoteID, seq: Int64, keepingDoneMarks: Bool) throws {
+        let merged = keepingDoneMarks ? analysis.keepingDoneMarks(from: try self.analysis(for: id)) : analysis
+        try database.execute("""
+            INSERT INTO analyses(note_seq, category, urgency, summary, model, analyzed_at, analyzer_version, content_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(note_seq) DO UPDATE SET category = excluded.category, urgency = excluded.urgency,
+                summary = excluded.summary, model = excluded.model, analyzed_at = excluded.analyzed_at,
+                analyzer_version = excluded.analyzer_version, content_hash = excluded.content_hash
+            """, [seq, merged.category.rawValue, merged.urgency, merged.summary, merged.model,
+                  merged.analyzedAt.milliseconds, merged.analyzerVersion, merged.contentHash])
+        try database.execute("DELETE FROM tasks WHERE note_seq = ?", [seq])
+        for (position, task) in merged.tasks.enumerated() {
+            try database.execute("INSERT INTO tasks(note_seq, position, text, done) VALUES (?, ?, ?, ?)",
+                                 [seq, position, task.text, task.done])
+        }
+        let searchable = ([merged.summary] + merged.tasks.map(\.text)).joined(separator: "\n")
+        try database.execute("UPDATE notes SET analysis_text = ? WHERE seq = ?", [searchable, seq])
+        try bumpVersion(seq: seq)
     }
 
     /// The user's correction: it wins over this and every later analysis.
@@ -88,6 +94,7 @@ extension NoteStore {
                 WHERE note_seq = ?
                 """, [category?.rawValue, urgency, seq])
             guard database.changes == 1 else { throw NoteStoreError.notAnalysed(id.rawValue) }
+            try bumpVersion(seq: seq)
         }
     }
 
@@ -97,6 +104,7 @@ extension NoteStore {
             let seq = try seq(of: id)
             try database.execute("UPDATE tasks SET done = ? WHERE note_seq = ? AND position = ?", [done, seq, index])
             guard database.changes == 1 else { throw NoteStoreError.noSuchTask(id.rawValue, index + 1) }
+            try bumpVersion(seq: seq)
         }
     }
 

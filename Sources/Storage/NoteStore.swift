@@ -208,7 +208,9 @@ public final class NoteStore {
         try database.execute(
             "INSERT INTO notes(id, title, body, content_hash, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
             [note.id.rawValue, note.title, note.body, note.contentHash, note.created.milliseconds, note.updated.milliseconds])
-        try writeTags(note.tags, seq: database.lastInsertedRowID)
+        let seq = database.lastInsertedRowID
+        try writeTags(note.tags, seq: seq)
+        try bumpVersion(seq: seq)
     }
 
     /// Replaces a live note's title, body, tags and timestamps.
@@ -224,6 +226,7 @@ public final class NoteStore {
         let seq = try seq(of: note.id)
         try database.execute("DELETE FROM note_tags WHERE note_seq = ?", [seq])
         try writeTags(note.tags, seq: seq)
+        try bumpVersion(seq: seq)
     }
 
     private func writeTags(_ tags: [String], seq: Int64) throws {
@@ -239,15 +242,18 @@ public final class NoteStore {
 
     /// Deletes a note, leaving a tombstone: the id and the time of deletion, its text cleared.
     public func delete(_ id: NoteID, at time: Timestamp) throws {
-        try database.transaction {
-            try database.execute(
-                "UPDATE notes SET title = '', body = '', analysis_text = '', content_hash = '', deleted = ?, updated = ? WHERE id = ? AND deleted IS NULL",
-                [time.milliseconds, time.milliseconds, id.rawValue])
-            guard database.changes == 1 else { throw NoteStoreError.notFound(id.rawValue) }
-            let seq = try seq(of: id)
-            try database.execute("DELETE FROM note_tags WHERE note_seq = ?", [seq])
-            try database.execute("DELETE FROM analyses WHERE note_seq = ?", [seq])
-        }
+        try database.transaction { try deleteRow(id, at: time) }
+    }
+
+    func deleteRow(_ id: NoteID, at time: Timestamp) throws {
+        try database.execute(
+            "UPDATE notes SET title = '', body = '', analysis_text = '', content_hash = '', deleted = ?, updated = ? WHERE id = ? AND deleted IS NULL",
+            [time.milliseconds, time.milliseconds, id.rawValue])
+        guard database.changes == 1 else { throw NoteStoreError.notFound(id.rawValue) }
+        let seq = try seq(of: id)
+        try database.execute("DELETE FROM note_tags WHERE note_seq = ?", [seq])
+        try database.execute("DELETE FROM analyses WHERE note_seq = ?", [seq])
+        try bumpVersion(seq: seq)
     }
 
     /// Whether a tombstone exists for the id.

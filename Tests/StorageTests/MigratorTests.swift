@@ -22,7 +22,7 @@ struct MigratorTests {
 
     /// Every fixture is a notebook written at an earlier schema version; each must upgrade with
     /// every note, tag and tombstone intact, and stay searchable.
-    @Test(arguments: ["schema-v1.sqlite"])
+    @Test(arguments: ["schema-v1.sqlite", "schema-v2.sqlite"])
     func upgradesEarlierVersionsWithDataIntact(fixture: String) throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/notes.sqlite"
@@ -41,8 +41,18 @@ struct MigratorTests {
         #expect(try store.search("dentist").map(\.title) == ["Dentist appointment"])
         #expect(try store.search("日本語のノート").count == 1)
         #expect(try store.search("chateau").count == 1)
-        // Upgraded notes have no analysis: all pending.
+        // Nothing is analysed by "any" analyzer version: all pending; v2's analysis survives.
         #expect(try store.pendingAnalysisCount(analyzerVersion: "any") == 3)
+        if fixture == "schema-v2.sqlite" {
+            let dentist = try #require(notes.first { $0.title == "Dentist appointment" })
+            let analysis = try #require(try store.analysis(for: dentist.id))
+            #expect(analysis.category == .health)
+            #expect(analysis.urgency == 4)
+            #expect(analysis.tasks == [TaskItem(text: "call the dentist", done: true)])
+            #expect(try store.pendingAnalysisCount(analyzerVersion: "fixture-1") == 2)
+        }
+        // Every upgraded note is new to sync.
+        #expect(try store.snapshot(changedSince: nil).records.count == 4)
         #expect(try store.database.scalarText("PRAGMA integrity_check") == "ok")
     }
 

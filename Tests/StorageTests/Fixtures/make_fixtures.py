@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes schema-v1.sqlite: a notebook as notes wrote it at schema version 1, with sample notes.
+"""Writes schema-vN.sqlite: notebooks as notes wrote them at each earlier schema version.
 
 Run once when a migration is added (each new version gets its own fixture, and the old ones
 stay as they are). MigrationFixtureTests upgrades every fixture to the latest version.
@@ -30,15 +30,20 @@ NOTES = [
 ]
 
 
-def make_v1(path):
-    sql = open(os.path.join(ROOT, "migrations", "0001_notes.sql"), encoding="utf-8").read()
+MIGRATIONS = ["0001_notes.sql", "0002_analysis.sql"]
+
+
+def make(path, version):
+    """A notebook at schema `version`, with the sample notes (and, from version 2, an analysis)."""
     if os.path.exists(path):
         os.remove(path)
     db = sqlite3.connect(path)
-    db.executescript(sql)
     db.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
                "checksum TEXT NOT NULL, applied_at INTEGER NOT NULL)")
-    db.execute("INSERT INTO schema_migrations VALUES (1, 'notes', ?, 1764000000000)", (fnv1a64(sql),))
+    for number, name in enumerate(MIGRATIONS[:version], start=1):
+        sql = open(os.path.join(ROOT, "migrations", name), encoding="utf-8").read()
+        db.executescript(sql)
+        db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?, 1764000000000)", (number, name[5:-4], fnv1a64(sql)))
     for note_id, title, body, created, updated, deleted, tags in NOTES:
         content_hash = fnv1a64(title + "\0" + body) if deleted is None else ""
         db.execute("INSERT INTO notes(id, title, body, content_hash, created, updated, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -46,11 +51,21 @@ def make_v1(path):
         seq = db.execute("SELECT seq FROM notes WHERE id = ?", (note_id,)).fetchone()[0]
         for tag in tags:
             db.execute("INSERT INTO note_tags VALUES (?, ?)", (seq, tag))
-    db.execute("PRAGMA user_version = 1")
+    if version >= 2:
+        seq, title, body = db.execute("SELECT seq, title, body FROM notes WHERE title = 'Dentist appointment'").fetchone()
+        db.execute("INSERT INTO analyses(note_seq, category, urgency, summary, model, analyzed_at, analyzer_version, "
+                   "content_hash, user_urgency) VALUES (?, 'health', 3, 'Call the dentist on Monday.', 'fixture', "
+                   "1764000000500, 'fixture-1', ?, 4)", (seq, fnv1a64(title + "\0" + body)))
+        db.execute("INSERT INTO tasks VALUES (?, 0, 'call the dentist', 1)", (seq,))
+        db.execute("UPDATE notes SET analysis_text = 'Call the dentist on Monday.\ncall the dentist' WHERE seq = ?", (seq,))
+    db.execute("PRAGMA user_version = %d" % version)
     db.commit()
     db.execute("VACUUM")
     db.close()
 
 
 if __name__ == "__main__":
-    make_v1(os.path.join(HERE, "schema-v1.sqlite"))
+    for version in range(1, len(MIGRATIONS) + 1):
+        target = os.path.join(HERE, "schema-v%d.sqlite" % version)
+        if not os.path.exists(target):  # a fixture, once written, stays as the old version wrote it
+            make(target, version)
