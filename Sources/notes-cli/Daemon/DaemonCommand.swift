@@ -1,0 +1,150 @@
+// `notes daemon`: analyses new and changed notes in the background, one at a time.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Notes
+import Storage
+
+struct DaemonCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "daemon",
+        abstract: "Analyse new and changed notes in the background.",
+        usage: "[status] [--once] [--json]",
+        discussion: """
+            Prewarms the model, then analyses every note that has no analysis of its current text,
+            oldest change first, and waits for changes without polling. One daemon per notebook.
+            SIGTERM or SIGINT stops it cleanly; after a crash or kill -9 the next start resumes.
+            'notes daemon status' tells whether one runs and how many notes are pending.
+            See contrib/notes-daemon.service to run it as a systemd user service.
+            """,
+        options: [
+            .flag("--once", help: "Analyse what is pending, then exit."),
+            .json,
+        ],
+        positionals: [PositionalSpec(name: "status", help: "Show whether a daemon runs, instead of running one.", optional: true)]
+    )
+
+    let statusOnly: Bool
+    let once: Bool
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        switch arguments.positionals {
+        case []: statusOnly = false
+        case ["status"]: statusOnly = true
+        default: throw UsageError(message: "unexpected argument '\(arguments.positionals[0])' (did you mean 'notes daemon status'?)")
+        }
+        once = arguments.has("once")
+        json = arguments.has("json")
+        if json, !statusOnly { throw UsageError(message: "--json goes with 'notes daemon status'") }
+    }
+
+    func run(_ context: Context) throws {
+        if statusOnly { return try printStatus(context) }
+        // Signals are blocked before any thread starts, so that every thread inherits the mask
+        // and SIGTERM reaches the watcher instead of killing the process mid-write.
+        let store = try context.store()
+        let watcher = try ChangeWatcher(directory: context.home, fileNames: [NoteStore.databaseFileName, NoteStore.databaseFileName + "-wal"])
+        let lock = try DaemonLock(home: context.home)
+        let log = DaemonLog(terminal: context.terminal, environment: context.environment)
+        let analyzer = Analyzers.make(context: context)
+        log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
+        var worker = AnalysisWorker(store: store, analyzer: analyzer, log: log)
+        var waitingReason: String?
+        while true {
+            if let signal = watcher.pendingSignal() {
+                log.info("stopping on signal \(signal)")
+                break
+            }
+            if !worker.ready {
+                if let reason = analyzer.unavailableReason() {
+                    if reason != waitingReason {
+                        log.warning("waiting: \(reason); \(try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)) notes pending")
+                        waitingReason = reason
+                    }
+                    if once { break }
+                    if case let .signal(signal) = watcher.wait(milliseconds: 60_000) {
+                        log.info("stopping on signal \(signal)")
+                        break
+                    }
+                    continue
+                }
+                try worker.prewarm()
+            }
+            if try worker.analyzeNext() { continue }
+            if once { break }
+            if case let .signal(signal) = watcher.wait(milliseconds: -1) {
+                log.info("stopping on signal \(signal)")
+                break
+            }
+        }
+        _ = lock
+        log.info("stopped")
+    }
+
+    private func printStatus(_ context: Context) throws {
+        let pid = DaemonLock.runningPID(home: context.home)
+        let analyzer = Analyzers.make(context: context)
+        let pending = try context.store().pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
+        let reason = analyzer.unavailableReason()
+        if json {
+            context.terminal.emit(.object([
+                ("running", .bool(pid != nil)), ("pid", pid.map { .int(Int($0)) } ?? .null),
+                ("pending", .int(pending)), ("model", .string(reason.map { "unavailable: \($0)" } ?? "available")),
+            ]))
+            return
+        }
+        context.terminal.print(pid.map { "Daemon     running (pid \($0))" } ?? "Daemon     not running (start it with: notes daemon)")
+        context.terminal.print("Pending    \(pending) note\(pending == 1 ? "" : "s") to analyse")
+        context.terminal.print("Model      " + (reason.map { "unavailable: \($0)" } ?? "available"))
+    }
+}
+
+/// Analyses pending notes one at a time and stores a result only if the note still has the
+/// content that was analysed; an edit meanwhile leaves the note pending, so it is picked up again.
+struct AnalysisWorker {
+    let store: NoteStore
+    let analyzer: any NoteAnalyzing
+    let log: DaemonLog
+    private(set) var ready = false
+    /// Notes whose current content failed to analyse in this process: not retried until edited.
+    private var failed: Set<String> = []
+
+    init(store: NoteStore, analyzer: any NoteAnalyzing, log: DaemonLog) {
+        self.store = store
+        self.analyzer = analyzer
+        self.log = log
+    }
+
+    mutating func prewarm() throws {
+        let started = Clock.now().milliseconds
+        let analyzer = self.analyzer
+        try waitFor { try await analyzer.prewarm() }
+        ready = true
+        log.info("model ready in \(Clock.now().milliseconds - started) ms")
+    }
+
+    /// Analyses the oldest pending note; false when nothing (analysable) is pending.
+    mutating func analyzeNext() throws -> Bool {
+        let candidates = try store.pendingAnalysis(analyzerVersion: analyzer.analyzerVersion, limit: failed.count + 1)
+        guard let id = try candidates.first(where: { try store.note($0).map { !failed.contains(key($0)) } ?? false }),
+              let note = try store.note(id) else { return false }
+        let started = Clock.now().milliseconds
+        let analyzer = self.analyzer
+        do {
+            let analysis = try waitFor { try await analyzer.analyze(note, today: Clock.now(), partial: nil) }
+            let elapsed = Clock.now().milliseconds - started
+            if try store.saveAnalysis(analysis, for: id) {
+                log.info("analysed \(id.rawValue.prefix(13)) in \(elapsed) ms: \(analysis.category.rawValue), urgency \(analysis.urgency), \(analysis.tasks.count) tasks")
+            } else {
+                log.info("note \(id.rawValue.prefix(13)) changed while it was analysed; analysing it again")
+            }
+        } catch {
+            failed.insert(key(note))
+            log.error("cannot analyse \(id.rawValue.prefix(13)): \(error)")
+        }
+        return true
+    }
+
+    private func key(_ note: Note) -> String { note.id.rawValue + note.contentHash }
+}

@@ -1,0 +1,63 @@
+// One daemon per notebook: an exclusive flock on $NOTES_HOME/daemon.lock, holding its pid.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The kernel drops the lock when the process dies, however it dies (kill -9 included), so a
+/// stale lock file never blocks the next start.
+final class DaemonLock {
+    let path: String
+    private let descriptor: Int32
+
+    enum Failure: Error, CustomStringConvertible {
+        case alreadyRunning(path: String, pid: Int32?)
+        case cannotOpen(path: String, reason: String)
+
+        var description: String {
+            switch self {
+            case let .alreadyRunning(path, pid):
+                "a daemon is already running for this notebook" + (pid.map { " (pid \($0))" } ?? "") + "; its lock is \(path)"
+            case let .cannotOpen(path, reason): "cannot open the daemon lock \(path): \(reason)"
+            }
+        }
+    }
+
+    /// Takes the lock or fails at once; never waits.
+    init(home: String) throws {
+        path = home + "/daemon.lock"
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Failure.cannotOpen(path: path, reason: systemError(errno)) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let pid = DaemonLock.readPID(descriptor)
+            close(descriptor)
+            throw Failure.alreadyRunning(path: path, pid: pid)
+        }
+        let text = Array("\(getpid())\n".utf8)
+        ftruncate(descriptor, 0)
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
+    deinit {
+        ftruncate(descriptor, 0)
+        close(descriptor)
+    }
+
+    /// The pid of the running daemon, or nil when none holds the lock.
+    static func runningPID(home: String) -> Int32? {
+        let descriptor = open(home + "/daemon.lock", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+            flock(descriptor, LOCK_UN)
+            return nil
+        }
+        return readPID(descriptor) ?? -1
+    }
+
+    private static func readPID(_ descriptor: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: buffer[0..<count], as: UTF8.self).trimmingWhitespace())
+    }
+}
