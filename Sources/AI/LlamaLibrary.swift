@@ -1,19 +1,50 @@
 // Access to llama.cpp's functions, loaded on first use (see CLlama).
 import CLlama
+import Glibc
 
 public enum LlamaLibrary {
-    /// The function table, or the reason libllama could not be loaded. `path` overrides the
-    /// search (NOTES_LLAMA_LIBRARY); by default the run path set at build time is searched.
+    /// Where libllama is looked for, in order: `NOTES_LLAMA_LIBRARY`, the pinned install under
+    /// `$NOTES_DEPS` (default /opt/notes-deps), then the bare name through the run path.
+    public static func candidates(environment: [String: String] = ProcessEnvironment.current) -> [String] {
+        var result: [String] = []
+        if let explicit = environment["NOTES_LLAMA_LIBRARY"], !explicit.isEmpty { result.append(explicit) }
+        let deps = environment["NOTES_DEPS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/opt/notes-deps"
+        result.append("\(deps)/llama/lib/libllama.so")
+        result.append("libllama.so")
+        return result
+    }
+
+    /// The function table, or why libllama could not be loaded. `path` tries that file only.
     public static func load(path: String? = nil) -> Result<notes_llama_api, LlamaLibraryError> {
-        var message = [CChar](repeating: 0, count: 512)
-        guard let api = notes_llama_open(path, &message, message.count) else {
-            return .failure(LlamaLibraryError(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+        var reasons: [String] = []
+        for candidate in path.map({ [$0] }) ?? candidates() {
+            var message = [CChar](repeating: 0, count: 512)
+            if let api = notes_llama_open(candidate, &message, message.count) {
+                return .success(api.pointee)
+            }
+            reasons.append(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        return .success(api.pointee)
+        return .failure(LlamaLibraryError(message: reasons.joined(separator: "; ")))
     }
 }
 
 public struct LlamaLibraryError: Error, CustomStringConvertible, Sendable {
     public let message: String
     public var description: String { "cannot load llama.cpp: \(message)" }
+}
+
+/// The process environment as a dictionary, without Foundation.
+public enum ProcessEnvironment {
+    public static var current: [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
+    }
 }
