@@ -16,11 +16,17 @@ public enum LlamaLibrary {
 
     /// The function table, or why libllama could not be loaded. `path` tries that file only.
     public static func load(path: String? = nil) -> Result<notes_llama_api, LlamaLibraryError> {
+        locate(path: path).map(\.api)
+    }
+
+    /// The table and the candidate it came from (after a first success, every call returns that
+    /// same table: the library stays loaded for the life of the process).
+    static func locate(path: String? = nil) -> Result<(api: notes_llama_api, path: String), LlamaLibraryError> {
         var reasons: [String] = []
         for candidate in path.map({ [$0] }) ?? candidates() {
             var message = [CChar](repeating: 0, count: 512)
             if let api = notes_llama_open(candidate, &message, message.count) {
-                return .success(api.pointee)
+                return .success((api.pointee, candidate))
             }
             reasons.append(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }

@@ -7,12 +7,15 @@ struct DecodeResult {
     var tokenCount: Int
     var sampledCount: Int
     var fastForwardedCount: Int
+    /// Steps where the greedy choice was not allowed and the vocabulary had to be masked.
+    var maskedCount = 0
 }
 
 struct GuidedDecoder {
     let model: TokenModel
     var sampler: Sampler
     let maximumTokens: Int
+    private var masked = 0
 
     init(model: TokenModel, options: GenerationOptions) {
         self.model = model
@@ -22,7 +25,7 @@ struct GuidedDecoder {
 
     /// Generates a value matching `schema`, starting from `logits` (those after the prompt).
     /// `checkpoint` runs between decode steps: it throws to cancel, and receives the output so far.
-    mutating func generate(schema: CompiledSchema, logits initial: UnsafeBufferPointer<Float>,
+    mutating func generate(isolation: isolated (any Actor)? = #isolation, schema: CompiledSchema, logits initial: UnsafeBufferPointer<Float>,
                            checkpoint: ([UInt8]) async throws(GenerationError) -> Void) async throws(GenerationError) -> DecodeResult {
         let vocabulary = model.vocabulary
         var automaton = SchemaAutomaton(schema: schema)
@@ -38,6 +41,7 @@ struct GuidedDecoder {
                 if ahead.isDone {
                     result.bytes += forced
                     automaton = ahead
+                    result.maskedCount = masked
                     break
                 }
                 // Fast-forward: the text is fixed, so evaluate its tokens in one batch. The split
@@ -66,6 +70,7 @@ struct GuidedDecoder {
             if automaton.isDone { break }
             logits = try model.append([token])
         }
+        result.maskedCount = masked
         return result
     }
 
@@ -81,6 +86,7 @@ struct GuidedDecoder {
             let best = Sampler.argmax(logits)
             if isAllowed(best, automaton: automaton) { return best }
         }
+        masked += 1
         allowed.removeAll(keepingCapacity: true)
         vocabulary.trie.forEachAllowed(from: automaton) { allowed.append($0) }
         if automaton.canStop {
@@ -98,7 +104,7 @@ struct GuidedDecoder {
     }
 
     /// Free text until an end-of-generation token, for `respond(to:)` without a schema.
-    mutating func generateText(logits initial: UnsafeBufferPointer<Float>,
+    mutating func generateText(isolation: isolated (any Actor)? = #isolation, logits initial: UnsafeBufferPointer<Float>,
                                checkpoint: ([UInt8]) async throws(GenerationError) -> Void) async throws(GenerationError) -> DecodeResult {
         let vocabulary = model.vocabulary
         var result = DecodeResult(bytes: [], tokenCount: 0, sampledCount: 0, fastForwardedCount: 0)
