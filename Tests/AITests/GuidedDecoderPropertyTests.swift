@@ -46,7 +46,7 @@ struct SchemaGenerator {
     @Test func randomLogitsOverRandomSchemasAlwaysMeetTheSchema() async throws {
         var schemas = SchemaGenerator(generator: SeededGenerator(seed: 7))
         var fastForwarded = 0
-        for round in 0..<300 {
+        for round in 0..<200 {
             let schema = schemas.schema()
             let model = FakeTokenModel(seed: UInt64(round))
             let sampling: GenerationOptions.SamplingMode = switch round % 3 {

@@ -13,8 +13,8 @@ struct NoteSummary: Generable, Sendable, Equatable {
     static let generationSchema = GenerationSchema.object("NoteSummary", properties: [
         .init("category", description: "What the note is about", .string(anyOf: ["work", "personal", "study", "health", "finance", "other"])),
         .init("urgency", description: "1 (whenever) to 5 (today)", .integer(1...5)),
-        .init("tasks", description: "Things to do", .array(of: .string(maxLength: 60), maximumCount: 3)),
-        .init("summary", .string(maxLength: 80)),
+        .init("tasks", description: "Things to do", .array(of: .string(maxLength: 30), maximumCount: 2)),
+        .init("summary", .string(maxLength: 40)),
     ])
 
     init(_ content: GeneratedContent) throws(GenerationDecodingError) {
@@ -100,7 +100,7 @@ struct LanguageModelSessionTests {
                                                  generating: NoteSummary.self, options: GenerationOptions(maximumResponseTokens: 200))
         #expect(["work", "personal", "study", "health", "finance", "other"].contains(response.content.category))
         #expect((1...5).contains(response.content.urgency))
-        #expect(response.content.tasks.count <= 3)
+        #expect(response.content.tasks.count <= 2)
         #expect(response.statistics.fastForwardedTokens > 0)
         #expect(try JSONSerialization.jsonObject(with: Data(response.rawContent.utf8)) is [String: Any])
     }
@@ -174,9 +174,11 @@ struct LanguageModelSessionTests {
         let session = LanguageModelSession(model: TestModel.shared, instructions: "Answer briefly.")
         let text = try await session.respond(to: "What is the capital of France?", options: GenerationOptions(maximumResponseTokens: 20))
         #expect(!text.content.isEmpty)
+        // Fresh sessions evaluate the same tokens the same way, so a seed repeats the answer
+        // (within one session, a reused prefix may round the logits differently).
         let options = GenerationOptions(sampling: .random(top: 20, seed: 42), temperature: 0.8, maximumResponseTokens: 200)
-        let a = try await session.respond(to: "Water the plants.", generating: NoteSummary.self, options: options)
-        let b = try await session.respond(to: "Water the plants.", generating: NoteSummary.self, options: options)
+        let a = try await LanguageModelSession(model: TestModel.shared).respond(to: "Water the plants.", generating: NoteSummary.self, options: options)
+        let b = try await LanguageModelSession(model: TestModel.shared).respond(to: "Water the plants.", generating: NoteSummary.self, options: options)
         #expect(a.content == b.content)
     }
 

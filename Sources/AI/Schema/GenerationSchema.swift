@@ -73,8 +73,6 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         .string(StringSchema(anyOf: anyOf, maxLength: maxLength, minLength: minLength, description: description))
     }
 
-    public static var string: GenerationSchema { .string() }
-
     public static func integer(description: String? = nil, minimum: Int? = nil, maximum: Int? = nil) -> GenerationSchema {
         .integer(IntegerSchema(minimum: minimum, maximum: maximum, description: description))
     }

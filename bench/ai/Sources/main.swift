@@ -70,6 +70,13 @@ if cold {
     exit(0)
 }
 
+// The exact system text of the guided requests, for the peer to use the same prompt.
+if let file = fopen("\(directory)/out/system.txt", "w") {
+    let system = "\(instructions)\n\nRespond with JSON that matches this JSON schema:\n\(schema.jsonSchema.jsonString)"
+    fputs(system, file)
+    fclose(file)
+}
+
 // 1. Unconstrained greedy decoding (text), the speed reference.
 do {
     let session = LanguageModelSession(model: model)
