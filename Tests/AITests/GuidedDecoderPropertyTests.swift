@@ -91,3 +91,31 @@ struct SchemaGenerator {
         #expect(result.fastForwardedCount > 0)
     }
 }
+
+@Suite struct TokenChoiceTests {
+    /// Trying the most likely tokens first must choose exactly what masking the whole vocabulary
+    /// would: the best allowed token for greedy, the k best allowed ones for top-k.
+    @Test func tryingLikelyTokensFirstEqualsFullMasking() async throws {
+        var schemas = SchemaGenerator(generator: SeededGenerator(seed: 21))
+        for round in 0..<60 {
+            let schema = try CompiledSchema(schemas.schema())
+            let model = FakeTokenModel(seed: UInt64(1000 + round))
+            var writer = GuidedDecoder(model: model, options: GenerationOptions(sampling: .random(top: 3, seed: UInt64(round))))
+            let output = try await writer.generate(schema: schema, logits: model.nextLogits()) { _ in }.bytes
+            // Replay the output; at every byte boundary compare the two ways of choosing.
+            var automaton = SchemaAutomaton(schema: schema)
+            for byte in output {
+                let logits = model.nextLogits()
+                var allowed: [Int32] = []
+                model.vocabulary.trie.forEachAllowed(from: automaton) { allowed.append($0) }
+                if automaton.canStop { allowed.append(model.endToken) }
+                let best = allowed.max { (logits[Int($0)], -$0) < (logits[Int($1)], -$1) }
+                var greedy = GuidedDecoder(model: model, options: GenerationOptions())
+                var scratch: [Int32] = []
+                #expect(try greedy.pick(logits, automaton: automaton, allowed: &scratch) == best)
+                let fed = automaton.feed(byte)
+                #expect(fed)
+            }
+        }
+    }
+}

@@ -7,7 +7,7 @@ struct DecodeResult {
     var tokenCount: Int
     var sampledCount: Int
     var fastForwardedCount: Int
-    /// Steps where the greedy choice was not allowed and the vocabulary had to be masked.
+    /// Steps where the most likely tokens were all refused and the whole vocabulary was masked.
     var maskedCount = 0
 }
 
@@ -78,13 +78,25 @@ struct GuidedDecoder {
         if tokens > maximumTokens { throw .exceededMaximumResponseTokens(maximumTokens) }
     }
 
-    /// The next token: the greedy choice when the schema allows it, else a sample over the mask.
-    private mutating func pick(_ logits: UnsafeBufferPointer<Float>, automaton: SchemaAutomaton,
+    /// The next token. Greedy and top-k only need the best allowed tokens, so the most likely
+    /// tokens are tried in order against the automaton (usually the first one passes); the whole
+    /// vocabulary is masked through the trie only when they all fail, and for top-p.
+    mutating func pick(_ logits: UnsafeBufferPointer<Float>, automaton: SchemaAutomaton,
                                allowed: inout [Int32]) throws(GenerationError) -> Int32 {
         let vocabulary = model.vocabulary
-        if sampler.isGreedy {
+        let wanted: Int? = switch sampler.mode {
+        case .greedy: 1
+        case .topK(let k, _): k
+        case .topP: nil
+        }
+        if let wanted {
             let best = Sampler.argmax(logits)
-            if isAllowed(best, automaton: automaton) { return best }
+            if wanted == 1 && isAllowed(best, automaton: automaton) { return best }
+            allowed.removeAll(keepingCapacity: true)
+            for token in Sampler.ranked(logits, count: max(64, wanted * 4)) where isAllowed(token, automaton: automaton) {
+                allowed.append(token)
+                if allowed.count == wanted { return sampler.sample(logits, allowed: allowed) }
+            }
         }
         masked += 1
         allowed.removeAll(keepingCapacity: true)

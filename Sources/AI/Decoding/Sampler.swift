@@ -58,6 +58,23 @@ struct Sampler {
         return Int32(best)
     }
 
+    /// The `count` most likely tokens, most likely first (ties: lower id first).
+    static func ranked(_ logits: UnsafeBufferPointer<Float>, count: Int) -> [Int32] {
+        let count = min(count, logits.count)
+        var top: [Int32] = []
+        top.reserveCapacity(count + 1)
+        var floor = -Float.infinity
+        for index in 0..<logits.count where top.count < count || logits[index] > floor {
+            let value = logits[index]
+            var position = top.count
+            while position > 0 && logits[Int(top[position - 1])] < value { position -= 1 }
+            top.insert(Int32(index), at: position)
+            if top.count > count { top.removeLast() }
+            if top.count == count { floor = logits[Int(top[count - 1])] }
+        }
+        return top
+    }
+
     /// One token out of `allowed` (not empty).
     mutating func sample(_ logits: UnsafeBufferPointer<Float>, allowed: [Int32]) -> Int32 {
         switch mode {

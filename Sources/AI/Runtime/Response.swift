@@ -15,7 +15,7 @@ public struct GenerationStatistics: Sendable, Hashable {
     public var responseTokens: Int
     public var sampledTokens: Int
     public var fastForwardedTokens: Int
-    /// Steps where the model's first choice broke the schema and the vocabulary was masked.
+    /// Steps where the model's most likely tokens all broke the schema and the whole vocabulary was masked.
     public var maskedSteps: Int
     public var promptDuration: Duration
     public var generationDuration: Duration
