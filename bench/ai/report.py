@@ -1,16 +1,22 @@
 """Sets the Swift figures beside the peer's from the same run, with the ratios the issue asks for."""
 import sys
 
+import glob
+import statistics
+
 out = sys.argv[1]
-figures = {}
-for name in ("swift.txt", "swift-cold.txt", "peer.txt"):
-    for line in open(f"{out}/{name}"):
+samples = {}
+for name in sorted(glob.glob(f"{out}/*-[0-9]*.txt")):
+    for line in open(name):
         parts = line.split()
         if len(parts) == 2:
             try:
-                figures[parts[0]] = float(parts[1])
+                samples.setdefault(parts[0], []).append(float(parts[1]))
             except ValueError:
                 pass
+# Medians over the rounds; ratios are of medians.
+figures = {key: statistics.median(values) for key, values in samples.items()}
+print(f"rounds: {max(len(v) for v in samples.values())}")
 
 f = figures.get
 rows = [
