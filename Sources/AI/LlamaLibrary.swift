@@ -1,24 +1,33 @@
-// Access to llama.cpp's functions, loaded on first use (see Sources/CLlama/shim.h).
+// Access to llama.cpp's functions, loaded on first use (see CLlama).
 import CLlama
+import Glibc
 
 public enum LlamaLibrary {
     /// Where libllama is looked for, in order: `NOTES_LLAMA_LIBRARY`, the pinned install under
-    /// `$NOTES_DEPS` (default /opt/notes-deps, written by scripts/setup.sh), the system's.
-    public static func candidates(environment: [String: String]) -> [String] {
-        var paths: [String] = []
-        if let explicit = environment["NOTES_LLAMA_LIBRARY"], !explicit.isEmpty { paths.append(explicit) }
+    /// `$NOTES_DEPS` (default /opt/notes-deps), then the bare name through the run path.
+    public static func candidates(environment: [String: String] = ProcessEnvironment.current) -> [String] {
+        var result: [String] = []
+        if let explicit = environment["NOTES_LLAMA_LIBRARY"], !explicit.isEmpty { result.append(explicit) }
         let deps = environment["NOTES_DEPS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/opt/notes-deps"
-        paths.append(deps + "/llama/lib/libllama.so")
-        paths.append("libllama.so")
-        return paths
+        result.append("\(deps)/llama/lib/libllama.so")
+        result.append("libllama.so")
+        return result
     }
 
-    /// The function table, or why libllama could not be loaded from any candidate.
-    public static func load(environment: [String: String]) -> Result<notes_llama_api, LlamaLibraryError> {
+    /// The function table, or why libllama could not be loaded. `path` tries that file only.
+    public static func load(path: String? = nil) -> Result<notes_llama_api, LlamaLibraryError> {
+        locate(path: path).map(\.api)
+    }
+
+    /// The table and the candidate it came from (after a first success, every call returns that
+    /// same table: the library stays loaded for the life of the process).
+    static func locate(path: String? = nil) -> Result<(api: notes_llama_api, path: String), LlamaLibraryError> {
         var reasons: [String] = []
-        for path in candidates(environment: environment) {
+        for candidate in path.map({ [$0] }) ?? candidates() {
             var message = [CChar](repeating: 0, count: 512)
-            if let api = notes_llama_open(path, &message, message.count) { return .success(api.pointee) }
+            if let api = notes_llama_open(candidate, &message, message.count) {
+                return .success((api.pointee, candidate))
+            }
             reasons.append(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         return .failure(LlamaLibraryError(message: reasons.joined(separator: "; ")))
@@ -28,4 +37,20 @@ public enum LlamaLibrary {
 public struct LlamaLibraryError: Error, CustomStringConvertible, Sendable {
     public let message: String
     public var description: String { "cannot load llama.cpp: \(message)" }
+}
+
+/// The process environment as a dictionary, without Foundation.
+public enum ProcessEnvironment {
+    public static var current: [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
+    }
 }

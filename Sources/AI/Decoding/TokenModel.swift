@@ -1,0 +1,11 @@
+// The seam between guided decoding and a language model: llama.cpp in the product, a seeded
+// fake in the property tests.
+
+public protocol TokenModel: AnyObject {
+    var vocabulary: Vocabulary { get }
+    /// The tokens for these bytes (no special tokens), or nil when they cannot be tokenized.
+    func tokenize(_ bytes: [UInt8]) -> [Int32]?
+    /// Appends tokens to the sequence and returns the logits of the token after the last one,
+    /// valid until the next call.
+    func append(_ tokens: [Int32]) throws(GenerationError) -> UnsafeBufferPointer<Float>
+}

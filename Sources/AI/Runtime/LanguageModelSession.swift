@@ -1,0 +1,201 @@
+// A conversation with a local model, shaped like FoundationModels' LanguageModelSession.
+
+/// Owns one llama.cpp context; one request at a time. Each request is answered from the
+/// instructions and its prompt (earlier requests are not part of later prompts), and reuses
+/// whatever prompt prefix is already in the context's cache (see `prewarm`).
+public actor LanguageModelSession {
+    public nonisolated let model: LanguageModel
+    public nonisolated let instructions: String?
+    private var context: LlamaContext?
+    private var isResponding = false
+
+    public init(model: LanguageModel = .default, instructions: String? = nil) {
+        self.model = model
+        self.instructions = instructions
+    }
+
+    public var isRespondingNow: Bool { isResponding }
+
+    // MARK: Requests
+
+    public func respond(to prompt: String, options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> Response<String> {
+        let (bytes, statistics) = try await run(prompt: prompt, schema: nil, includeSchemaInPrompt: false, options: options, onPartial: nil)
+        let text = String(decoding: bytes, as: UTF8.self)
+        return Response(content: text, rawContent: text, statistics: statistics)
+    }
+
+    public func respond<T: Generable & Sendable>(to prompt: String, generating type: T.Type = T.self, includeSchemaInPrompt: Bool = true,
+                                                 options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> Response<T> {
+        let response = try await respond(to: prompt, schema: T.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+        do {
+            return Response(content: try T(response.content), rawContent: response.rawContent, statistics: response.statistics)
+        } catch {
+            throw .decodingFailure(error.message)
+        }
+    }
+
+    /// Guided generation for a schema built at run time.
+    public func respond(to prompt: String, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
+                        options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> Response<GeneratedContent> {
+        let (bytes, statistics) = try await run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options, onPartial: nil)
+        return try Self.content(bytes, schema: schema, statistics: statistics)
+    }
+
+    /// Yields snapshots as the response grows; the last one is complete. Cancelling the
+    /// consuming task stops the generation at the next decode step.
+    public nonisolated func streamResponse(to prompt: String, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
+                                           options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<ResponseSnapshot, Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let (bytes, _) = try await self.run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
+                                                        options: options) { partial in
+                        continuation.yield(Self.snapshot(partial, guided: schema != nil))
+                    }
+                    if let schema {
+                        let response = try Self.content(bytes, schema: schema, statistics: nil)
+                        continuation.yield(ResponseSnapshot(rawContent: response.rawContent, content: response.content, isComplete: true))
+                    } else {
+                        continuation.yield(ResponseSnapshot(rawContent: String(decoding: bytes, as: UTF8.self), content: nil, isComplete: true))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    public nonisolated func streamResponse<T: Generable>(to prompt: String, generating type: T.Type = T.self, includeSchemaInPrompt: Bool = true,
+                                                         options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<ResponseSnapshot, Error> {
+        streamResponse(to: prompt, schema: T.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+
+    // MARK: Prewarm
+
+    public enum PrewarmOutcome: Sendable, Hashable {
+        /// The prefix was evaluated (and saved, when a cache directory is configured).
+        case evaluated(tokens: Int)
+        /// The prefix's state came from the cache on disk.
+        case restored(tokens: Int)
+    }
+
+    /// Evaluates the instructions and `promptPrefix` (the start of the next prompts) once, so that
+    /// later requests whose prompt starts the same way skip them. Pass the schema later requests
+    /// will use, because it is part of the instructions when included in the prompt. The state is
+    /// saved to disk keyed by model file and prefix text, and a later process restores it.
+    @discardableResult
+    public func prewarm(promptPrefix: String? = nil, schema: GenerationSchema? = nil,
+                        includeSchemaInPrompt: Bool = true) async throws(GenerationError) -> PrewarmOutcome {
+        guard !isResponding else { throw .concurrentRequests }
+        isResponding = true
+        defer { isResponding = false }
+        let context = try makeContext()
+        let marker = "\u{1}notes-prompt-end\u{1}"
+        let rendered = PromptFormat.render(model: context.model, system: systemText(schema: includeSchemaInPrompt ? schema : nil),
+                                           user: (promptPrefix ?? "") + marker)
+        guard let cut = rendered.utf8.firstRange(of: marker.utf8) else { throw .decodingFailure("the chat template dropped the prompt") }
+        let prefixText = String(rendered[..<cut.lowerBound])
+        let tokens = try tokenizePrompt(prefixText, context: context)
+        let cache = PrefixCache(directory: model.configuration.prefixCacheDirectory, modelPath: model.configuration.modelPath,
+                                contextSize: context.contextSize, libraryIdentity: context.model.libraryIdentity, prefix: prefixText)
+        if let cache {
+            switch cache.load() {
+            case .hit(let saved, let state) where saved == tokens:
+                if context.restore(state: state, tokens: tokens) { return .restored(tokens: tokens.count) }
+                cache.remove()
+            case .hit, .invalid:
+                cache.remove()
+            case .missing:
+                break
+            }
+        }
+        _ = try context.evaluate(tokens)
+        if let cache, let state = context.stateData() { _ = cache.save(tokens: tokens, state: state) }
+        return .evaluated(tokens: tokens.count)
+    }
+
+    // MARK: Internals
+
+    private func makeContext() throws(GenerationError) -> LlamaContext {
+        if let context { return context }
+        let loaded = try model.loaded()
+        let context = try LlamaContext(model: loaded, configuration: model.configuration)
+        self.context = context
+        return context
+    }
+
+    private nonisolated func systemText(schema: GenerationSchema?) -> String? {
+        guard let schema else { return instructions }
+        let schemaText = "Respond with JSON that matches this JSON schema:\n\(schema.jsonSchema.jsonString)"
+        guard let instructions, !instructions.isEmpty else { return schemaText }
+        return "\(instructions)\n\n\(schemaText)"
+    }
+
+    private func tokenizePrompt(_ text: String, context: LlamaContext) throws(GenerationError) -> [Int32] {
+        guard let tokens = context.model.tokenize(Array(text.utf8), addBeginning: context.model.addsBeginningOfSequence, special: true) else {
+            throw .decodingFailure("the prompt could not be tokenized")
+        }
+        return tokens
+    }
+
+    private func run(prompt: String, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions,
+                     onPartial: (@Sendable ([UInt8]) -> Void)?) async throws(GenerationError) -> ([UInt8], GenerationStatistics) {
+        guard !isResponding else { throw .concurrentRequests }
+        isResponding = true
+        defer { isResponding = false }
+        let compiled: CompiledSchema?
+        do throws(SchemaError) {
+            compiled = try schema.map { schema throws(SchemaError) in try CompiledSchema(schema) }
+        } catch {
+            throw .invalidSchema(error.message)
+        }
+        let context = try makeContext()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let text = PromptFormat.render(model: context.model, system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: prompt)
+        let tokens = try tokenizePrompt(text, context: context)
+        if Task.isCancelled { throw .cancelled }
+        let (logits, reused) = try context.evaluate(tokens)
+        let promptDone = clock.now
+        var decoder = GuidedDecoder(model: context, options: options)
+        var lastCount = 0
+        let checkpoint: ([UInt8]) async throws(GenerationError) -> Void = { (bytes: [UInt8]) async throws(GenerationError) in
+            if Task.isCancelled { throw GenerationError.cancelled }
+            if let onPartial, bytes.count != lastCount {
+                lastCount = bytes.count
+                onPartial(bytes)
+            }
+            await Task.yield()
+        }
+        let result = if let compiled {
+            try await decoder.generate(schema: compiled, logits: logits, checkpoint: checkpoint)
+        } else {
+            try await decoder.generateText(logits: logits, checkpoint: checkpoint)
+        }
+        let statistics = GenerationStatistics(promptTokens: tokens.count, reusedPromptTokens: reused, responseTokens: result.tokenCount,
+                                              sampledTokens: result.sampledCount, fastForwardedTokens: result.fastForwardedCount, maskedSteps: result.maskedCount,
+                                              promptDuration: promptDone - start, generationDuration: clock.now - promptDone)
+        return (result.bytes, statistics)
+    }
+
+    private static func content(_ bytes: [UInt8], schema: GenerationSchema, statistics: GenerationStatistics?) throws(GenerationError) -> Response<GeneratedContent> {
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .decodingFailure("the output is not valid UTF-8") }
+        do {
+            let content = try GeneratedContent(json: text)
+            try schema.validate(content)
+            let zero = GenerationStatistics(promptTokens: 0, reusedPromptTokens: 0, responseTokens: 0, sampledTokens: 0,
+                                            fastForwardedTokens: 0, maskedSteps: 0, promptDuration: .zero, generationDuration: .zero)
+            return Response(content: content, rawContent: text, statistics: statistics ?? zero)
+        } catch {
+            throw .decodingFailure(error.message)
+        }
+    }
+
+    private static func snapshot(_ bytes: [UInt8], guided: Bool) -> ResponseSnapshot {
+        let text = String(decoding: completeUTF8Prefix(bytes), as: UTF8.self)
+        let content = guided ? try? GeneratedContent(json: text, partial: true) : nil
+        return ResponseSnapshot(rawContent: text, content: content, isComplete: false)
+    }
+}

@@ -1,0 +1,42 @@
+// Where the model, the library and the prefix cache are, and how big a context to make.
+
+public struct ModelConfiguration: Sendable, Hashable {
+    /// A GGUF file.
+    public var modelPath: String
+    /// A libllama file; nil searches `LlamaLibrary.candidates`.
+    public var libraryPath: String?
+    /// Tokens per session context (prompt and response together).
+    public var contextSize: Int
+    public var threads: Int
+    /// Where prewarmed prefixes are saved; nil keeps them in memory only.
+    public var prefixCacheDirectory: String?
+
+    public init(modelPath: String, libraryPath: String? = nil, contextSize: Int = 2048, threads: Int = 2,
+                prefixCacheDirectory: String? = nil) {
+        self.modelPath = modelPath
+        self.libraryPath = libraryPath
+        self.contextSize = contextSize
+        self.threads = threads
+        self.prefixCacheDirectory = prefixCacheDirectory
+    }
+
+    /// `NOTES_MODEL`, else `configuredModelPath` (the CLI's config file), else
+    /// `$NOTES_DEPS/default-model.gguf`. Prefixes go to `$NOTES_HOME/cache/prefixes`, else
+    /// `$XDG_CACHE_HOME/notes/prefixes`, else `~/.cache/notes/prefixes`.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessEnvironment.current,
+                                       configuredModelPath: String? = nil) -> ModelConfiguration {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let deps = value("NOTES_DEPS") ?? "/opt/notes-deps"
+        let model = value("NOTES_MODEL") ?? configuredModelPath ?? "\(deps)/default-model.gguf"
+        let cache: String? = if let home = value("NOTES_HOME") {
+            "\(home)/cache/prefixes"
+        } else if let xdg = value("XDG_CACHE_HOME") {
+            "\(xdg)/notes/prefixes"
+        } else if let home = value("HOME") {
+            "\(home)/.cache/notes/prefixes"
+        } else {
+            nil
+        }
+        return ModelConfiguration(modelPath: model, libraryPath: value("NOTES_LLAMA_LIBRARY"), prefixCacheDirectory: cache)
+    }
+}

@@ -1,0 +1,124 @@
+// The schema DSL: what a guided generation must produce, as a value that can be built at run time.
+
+/// The shape of a generated JSON value. Build it with the static constructors, either once for a
+/// `Generable` type or at run time from data (a "dynamic" schema is just a value built later).
+public indirect enum GenerationSchema: Sendable, Hashable {
+    case object(ObjectSchema)
+    case string(StringSchema)
+    case integer(IntegerSchema)
+    case number(NumberSchema)
+    case boolean
+    case array(ArraySchema)
+
+    public struct Property: Sendable, Hashable {
+        public var name: String
+        public var description: String?
+        public var schema: GenerationSchema
+        /// An optional property may be left out of the generated object.
+        public var isOptional: Bool
+
+        public init(_ name: String, description: String? = nil, _ schema: GenerationSchema, optional: Bool = false) {
+            self.name = name
+            self.description = description
+            self.schema = schema
+            self.isOptional = optional
+        }
+    }
+
+    public struct ObjectSchema: Sendable, Hashable {
+        public var name: String?
+        public var description: String?
+        /// Generated in this order.
+        public var properties: [Property]
+    }
+
+    public struct StringSchema: Sendable, Hashable {
+        /// When set, the string is exactly one of these values.
+        public var anyOf: [String]?
+        /// In Unicode scalars, which is never fewer than Swift `Character`s.
+        public var maxLength: Int?
+        public var minLength: Int
+        public var description: String?
+    }
+
+    public struct IntegerSchema: Sendable, Hashable {
+        public var minimum: Int?
+        public var maximum: Int?
+        public var description: String?
+    }
+
+    /// Decimal notation without an exponent, at most `fractionDigits` digits after the point.
+    public struct NumberSchema: Sendable, Hashable {
+        public var minimum: Double?
+        public var maximum: Double?
+        public var fractionDigits: Int
+        public var description: String?
+    }
+
+    public struct ArraySchema: Sendable, Hashable {
+        public var items: GenerationSchema
+        public var minimumCount: Int
+        public var maximumCount: Int?
+        public var description: String?
+    }
+
+    // MARK: Constructors
+
+    public static func object(_ name: String? = nil, description: String? = nil, properties: [Property]) -> GenerationSchema {
+        .object(ObjectSchema(name: name, description: description, properties: properties))
+    }
+
+    public static func string(description: String? = nil, anyOf: [String]? = nil, minLength: Int = 0,
+                              maxLength: Int? = nil) -> GenerationSchema {
+        .string(StringSchema(anyOf: anyOf, maxLength: maxLength, minLength: minLength, description: description))
+    }
+
+    public static func integer(description: String? = nil, minimum: Int? = nil, maximum: Int? = nil) -> GenerationSchema {
+        .integer(IntegerSchema(minimum: minimum, maximum: maximum, description: description))
+    }
+
+    public static func integer(_ range: ClosedRange<Int>, description: String? = nil) -> GenerationSchema {
+        .integer(IntegerSchema(minimum: range.lowerBound, maximum: range.upperBound, description: description))
+    }
+
+    public static func number(description: String? = nil, minimum: Double? = nil, maximum: Double? = nil,
+                              fractionDigits: Int = 4) -> GenerationSchema {
+        .number(NumberSchema(minimum: minimum, maximum: maximum, fractionDigits: max(0, fractionDigits), description: description))
+    }
+
+    public static func array(of items: GenerationSchema, minimumCount: Int = 0, maximumCount: Int? = nil,
+                             description: String? = nil) -> GenerationSchema {
+        .array(ArraySchema(items: items, minimumCount: max(0, minimumCount), maximumCount: maximumCount, description: description))
+    }
+
+    /// Checks that the schema can be generated at all, with a message naming the culprit.
+    public func validateDefinition(path: String = "$") throws(SchemaError) {
+        switch self {
+        case .object(let object):
+            var seen = Set<String>()
+            for property in object.properties {
+                guard seen.insert(property.name).inserted else { throw SchemaError("\(path): duplicate property \"\(property.name)\"") }
+                try property.schema.validateDefinition(path: "\(path).\(property.name)")
+            }
+        case .string(let string):
+            if let anyOf = string.anyOf, anyOf.isEmpty { throw SchemaError("\(path): anyOf is empty") }
+            if let max = string.maxLength, max < string.minLength { throw SchemaError("\(path): maxLength < minLength") }
+        case .integer(let integer):
+            if let lo = integer.minimum, let hi = integer.maximum, lo > hi { throw SchemaError("\(path): minimum > maximum") }
+        case .number(let number):
+            if let lo = number.minimum, let hi = number.maximum, lo > hi { throw SchemaError("\(path): minimum > maximum") }
+            if number.fractionDigits > 12 { throw SchemaError("\(path): at most 12 fraction digits") }
+        case .boolean:
+            break
+        case .array(let array):
+            if let max = array.maximumCount, max < array.minimumCount { throw SchemaError("\(path): maximumCount < minimumCount") }
+            try array.items.validateDefinition(path: "\(path)[]")
+        }
+    }
+}
+
+public struct SchemaError: Error, CustomStringConvertible, Sendable, Hashable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { "invalid schema: \(message)" }
+}

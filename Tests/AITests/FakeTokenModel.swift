@@ -1,0 +1,71 @@
+// A seeded stand-in for a language model: a random byte-level vocabulary and random logits.
+@testable import AI
+
+final class FakeTokenModel: TokenModel {
+    let vocabulary: Vocabulary
+    private var generator: SeededGenerator
+    private let logits: UnsafeMutableBufferPointer<Float>
+    private(set) var appended: [Int32] = []
+    let endToken: Int32
+
+    /// Every single byte is a token (as in byte-level BPE), plus `extraPieces` random multi-byte
+    /// pieces drawn from JSON-ish fragments, and one end-of-generation token with no text.
+    init(seed: UInt64, extraPieces: Int = 300) {
+        generator = SeededGenerator(seed: seed)
+        var pieces: [[UInt8]] = (0...255).map { [UInt8($0)] }
+        let fragments: [[UInt8]] = [
+            "\"", "\\", "\\\"", "\\n", "\\u00", "\\ud83d", ", ", "\": ", ": ", "{", "}", "[", "]", "{\"", "\"}", "\"]",
+            "true", "false", "null", "-", ".", "0", "1", "5", "10", "100", "42", "-1", "3.14", "e", "E",
+            "a", "the", " note", "work", "personal", "é", "😀", "日本", " ", "\n", "\t",
+        ].map { Array($0.utf8) } + [[0xF0, 0x9F], [0x98, 0x80], [0xC3], [0xA9], [0xED, 0xA0, 0x80], [0xC0, 0x80], [0xFF]]
+        var seen = Set(pieces)
+        while pieces.count < 256 + extraPieces {
+            var piece: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...3, using: &generator) { piece += fragments.randomElement(using: &generator)! }
+            if seen.insert(piece).inserted { pieces.append(piece) }
+        }
+        endToken = Int32(pieces.count)
+        pieces.append([])
+        vocabulary = Vocabulary(pieces: pieces, endOfGeneration: [endToken])
+        logits = .allocate(capacity: pieces.count)
+        logits.initialize(repeating: 0)
+    }
+
+    deinit { logits.deallocate() }
+
+    /// Longest match first, over the vocabulary's trie: always succeeds, every byte is a token.
+    func tokenize(_ bytes: [UInt8]) -> [Int32]? {
+        var result: [Int32] = []
+        var start = 0
+        let trie = vocabulary.trie
+        while start < bytes.count {
+            var node: Int32 = 0
+            var best: (token: Int32, length: Int)?
+            var index = start
+            while index < bytes.count {
+                var child = trie.firstChild[Int(node)]
+                while child >= 0, trie.byte[Int(child)] != bytes[index] { child = trie.nextSibling[Int(child)] }
+                guard child >= 0 else { break }
+                node = child
+                index += 1
+                if trie.tokenCount[Int(node)] > 0 { best = (trie.tokens[Int(trie.tokenStart[Int(node)])], index - start) }
+            }
+            guard let best else { return nil }
+            result.append(best.token)
+            start += best.length
+        }
+        return result
+    }
+
+    func append(_ tokens: [Int32]) throws(GenerationError) -> UnsafeBufferPointer<Float> {
+        appended += tokens
+        return nextLogits()
+    }
+
+    /// Fresh random logits, with a few spikes so that greedy picks vary.
+    func nextLogits() -> UnsafeBufferPointer<Float> {
+        for index in logits.indices { logits[index] = Float.random(in: -4...4, using: &generator) }
+        for _ in 0..<3 { logits[Int.random(in: 0..<logits.count, using: &generator)] += 8 }
+        return UnsafeBufferPointer(logits)
+    }
+}

@@ -1,0 +1,121 @@
+// The guided decoder against a fake model emitting random logits over random schemas: the
+// output must always parse, and always meet the schema.
+import Foundation
+import Testing
+@testable import AI
+
+/// Random schemas, bounded so that every generation terminates.
+struct SchemaGenerator {
+    var generator: SeededGenerator
+
+    mutating func schema(depth: Int = 0) -> GenerationSchema {
+        let kind = Int.random(in: depth >= 3 ? 0...4 : 0...6, using: &generator)
+        switch kind {
+        case 0:
+            if Bool.random(using: &generator) {
+                let values = ["work", "personal", "a\"b", "naïve", "x\\y", "", "w", "wo", "日本"]
+                return .string(anyOf: Array(values.shuffled(using: &generator).prefix(Int.random(in: 1...4, using: &generator))))
+            }
+            let minLength = Int.random(in: 0...3, using: &generator)
+            return .string(minLength: minLength, maxLength: minLength + Int.random(in: 0...12, using: &generator))
+        case 1:
+            let low = Int.random(in: -1200...1200, using: &generator)
+            return .integer(low...(low + Int.random(in: 0...[0, 4, 50, 5000].randomElement(using: &generator)!, using: &generator)))
+        case 2:
+            return Bool.random(using: &generator) ? .integer(minimum: Int.random(in: -50...50, using: &generator)) : .integer(maximum: 7)
+        case 3:
+            let low = Double(Int.random(in: -2000...2000, using: &generator)) / 100
+            return .number(minimum: low, maximum: low + Double(Int.random(in: 0...500, using: &generator)) / 10,
+                           fractionDigits: Int.random(in: 0...3, using: &generator))
+        case 4:
+            return .boolean
+        case 5:
+            let minimum = Int.random(in: 0...2, using: &generator)
+            return .array(of: schema(depth: depth + 1), minimumCount: minimum, maximumCount: minimum + Int.random(in: 0...3, using: &generator))
+        default:
+            let names = ["category", "urgency", "tasks", "summary", "a\"q", "ü", "x"]
+            let count = Int.random(in: 0...4, using: &generator)
+            return .object("Random", properties: names.shuffled(using: &generator).prefix(count).map {
+                .init($0, schema(depth: depth + 1), optional: Int.random(in: 0..<3, using: &generator) == 0)
+            })
+        }
+    }
+}
+
+@Suite struct GuidedDecoderPropertyTests {
+    @Test func randomLogitsOverRandomSchemasAlwaysMeetTheSchema() async throws {
+        var schemas = SchemaGenerator(generator: SeededGenerator(seed: 7))
+        var fastForwarded = 0
+        for round in 0..<200 {
+            let schema = schemas.schema()
+            let model = FakeTokenModel(seed: UInt64(round))
+            let sampling: GenerationOptions.SamplingMode = switch round % 3 {
+            case 0: .greedy
+            case 1: .random(top: 5, seed: UInt64(round))
+            default: .random(probabilityThreshold: 0.9, seed: UInt64(round))
+            }
+            var decoder = GuidedDecoder(model: model, options: GenerationOptions(sampling: sampling, temperature: 1.5, maximumResponseTokens: 100_000))
+            let compiled = try CompiledSchema(schema)
+            let result = try await decoder.generate(schema: compiled, logits: model.nextLogits()) { _ in }
+            fastForwarded += result.fastForwardedCount
+            let text = try #require(String(validating: result.bytes, as: UTF8.self), "round \(round): invalid UTF-8")
+            let content = try GeneratedContent(json: text)
+            #expect(throws: Never.self, "round \(round): \(text)") { try schema.validate(content) }
+            // An independent parser agrees that it is JSON.
+            #expect((try? JSONSerialization.jsonObject(with: Data(result.bytes), options: [.fragmentsAllowed])) != nil, "round \(round): \(text)")
+        }
+        #expect(fastForwarded > 0)
+    }
+
+    @Test func theSameSeedGivesTheSameOutput() async throws {
+        let schema = try CompiledSchema(.object(properties: [.init("note", .string(maxLength: 30)), .init("n", .integer(1...5))]))
+        var outputs: [[UInt8]] = []
+        for _ in 0..<2 {
+            let model = FakeTokenModel(seed: 99)
+            var decoder = GuidedDecoder(model: model, options: GenerationOptions(sampling: .random(top: 10, seed: 3)))
+            outputs.append(try await decoder.generate(schema: schema, logits: model.nextLogits()) { _ in }.bytes)
+        }
+        #expect(outputs[0] == outputs[1])
+    }
+
+    @Test func tokensEnterTheModelExactlyAsTheOutputSpellsThem() async throws {
+        let schema = try CompiledSchema(.object(properties: [.init("category", .string(anyOf: ["work", "personal"])),
+                                                             .init("tasks", .array(of: .string(maxLength: 8), maximumCount: 2))]))
+        let model = FakeTokenModel(seed: 5)
+        var decoder = GuidedDecoder(model: model, options: GenerationOptions())
+        let result = try await decoder.generate(schema: schema, logits: model.nextLogits()) { _ in }
+        // The last piece of text is not evaluated: nothing follows it.
+        let spelled = model.appended.flatMap { model.vocabulary.pieces[Int($0)] }
+        #expect(result.bytes.starts(with: spelled))
+        #expect(result.bytes.count - spelled.count <= 4)
+        #expect(result.fastForwardedCount > 0)
+    }
+}
+
+@Suite struct TokenChoiceTests {
+    /// Trying the most likely tokens first must choose exactly what masking the whole vocabulary
+    /// would: the best allowed token for greedy, the k best allowed ones for top-k.
+    @Test func tryingLikelyTokensFirstEqualsFullMasking() async throws {
+        var schemas = SchemaGenerator(generator: SeededGenerator(seed: 21))
+        for round in 0..<60 {
+            let schema = try CompiledSchema(schemas.schema())
+            let model = FakeTokenModel(seed: UInt64(1000 + round))
+            var writer = GuidedDecoder(model: model, options: GenerationOptions(sampling: .random(top: 3, seed: UInt64(round))))
+            let output = try await writer.generate(schema: schema, logits: model.nextLogits()) { _ in }.bytes
+            // Replay the output; at every byte boundary compare the two ways of choosing.
+            var automaton = SchemaAutomaton(schema: schema)
+            for byte in output {
+                let logits = model.nextLogits()
+                var allowed: [Int32] = []
+                model.vocabulary.trie.forEachAllowed(from: automaton) { allowed.append($0) }
+                if automaton.canStop { allowed.append(model.endToken) }
+                let best = allowed.max { (logits[Int($0)], -$0) < (logits[Int($1)], -$1) }
+                var greedy = GuidedDecoder(model: model, options: GenerationOptions())
+                var scratch: [Int32] = []
+                #expect(try greedy.pick(logits, automaton: automaton, allowed: &scratch) == best)
+                let fed = automaton.feed(byte)
+                #expect(fed)
+            }
+        }
+    }
+}
