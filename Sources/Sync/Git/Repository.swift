@@ -84,6 +84,17 @@ public final class Repository {
         return result
     }
 
+    /// One entry of a tree by name, or nil.
+    public func treeEntry(_ tree: ObjectID, named name: String) throws(GitError) -> TreeEntry? {
+        var oid = tree.oid
+        var object: OpaquePointer?
+        try check(api, "git_tree_lookup", api.git_tree_lookup(&object, handle, &oid))
+        defer { api.git_tree_free(object) }
+        // "The returned entry is owned by the tree": copied out before the tree is freed.
+        guard let entry = api.git_tree_entry_byname(object, name), let id = api.git_tree_entry_id(entry) else { return nil }
+        return TreeEntry(id: ObjectID(id.pointee), isTree: api.git_tree_entry_type(entry) == GIT_OBJECT_TREE)
+    }
+
     /// Writes a tree from entries by name (blobs as regular files, subtrees as directories).
     public func writeTree(_ entries: [String: TreeEntry]) throws(GitError) -> ObjectID {
         var builder: OpaquePointer?

@@ -43,8 +43,9 @@ public enum LineMerge {
         return .merged(result.joined(separator: "\n"))
     }
 
+    /// Split on the scalar U+000A: as Characters, "\r\n" is one grapheme that "\n" never equals.
     static func lines(_ text: String) -> [Substring] {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { Substring($0) }
     }
 
     /// For each line of `base`, the index of the line it matches in `other` (a longest common
