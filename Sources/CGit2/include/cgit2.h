@@ -49,6 +49,7 @@
     X(git_signature_free) \
     X(git_reference_name_to_id) \
     X(git_reference_create) \
+    X(git_reference_create_matching) \
     X(git_reference_remove) \
     X(git_reference_free) \
     X(git_merge_base) \

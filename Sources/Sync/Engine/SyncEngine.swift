@@ -1,6 +1,11 @@
 // The sync: export what changed, commit, fetch, merge note by note, import into the notebook
 // in one transaction, then advance local refs and push, and check the push landed.
 import Notes
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 public final class SyncEngine {
     public let repository: Repository
@@ -92,11 +97,10 @@ public final class SyncEngine {
 
             try step(.push)
             if result != theirs {
-                let status = try repository.push(remote: remote, refspec: "\(Self.branch):\(Self.branch)",
-                                                 credentials: options.credentials)
-                if let failure = status[Self.branch], let failure {
-                    // Rejected (not a fast-forward: someone pushed first). Fetch and merge again.
-                    if attempt == options.maximumAttempts { throw .pushRejected(ref: Self.branch, status: failure) }
+                guard try push(result, to: remote, replacing: theirs, options: options) else {
+                    // Someone pushed first: fetch and merge again, after a short random pause
+                    // so two machines do not keep colliding in step.
+                    usleep(UInt32.random(in: 5_000...25_000) * UInt32(attempt))
                     continue
                 }
             }
@@ -119,6 +123,36 @@ public final class SyncEngine {
     }
 
     // MARK: Steps
+
+    /// Updates the remote branch from `expected` to `commit`; false when another machine moved
+    /// it first. A path remote gets a real compare-and-swap: libgit2 1.5's local push "is not
+    /// compare-and-swap and can silently drop a concurrent machine's commit", so the objects go
+    /// to a ref of their own and the branch is then moved under its lock, only if still at
+    /// `expected`. Over ssh, git-receive-pack checks the old value itself; its per-ref status
+    /// (not the return code) says whether it did.
+    func push(_ commit: ObjectID, to remote: String, replacing expected: ObjectID?, options: SyncOptions) throws(SyncError) -> Bool {
+        let url = try remotes().first { $0.name == remote }?.url ?? ""
+        let target = Self.localPath(of: url) == nil ? Self.branch : "refs/notes-sync/incoming/\(commit.hex)"
+        let status = try repository.push(remote: remote, refspec: "\(Self.branch):\(target)", credentials: options.credentials)
+        if let failure = status[target], let failure {
+            if failure.contains("non-fast-forward") || failure.contains("fetch first") { return false }
+            throw .pushRejected(ref: target, status: failure)
+        }
+        guard let path = Self.localPath(of: url) else { return true }
+        return try gitCall { () throws(GitError) in
+            let remoteRepository = try Repository.open(at: path)
+            defer { try? remoteRepository.removeReference(target) }
+            return try remoteRepository.updateReference(Self.branch, to: commit, expecting: expected, message: "notes sync")
+        }
+    }
+
+    /// The directory of a path or file:// remote; nil for ssh (`ssh://`, `user@host:path`).
+    static func localPath(of url: String) -> String? {
+        if url.hasPrefix("file://") { return String(url.dropFirst(7)) }
+        if url.contains("://") { return nil }
+        if let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") { return nil }
+        return url
+    }
 
     /// Where the local branch should be, and which notebook writes are not in it yet. After a
     /// crash between the import and the ref update, the notebook's checkpoint is ahead of the

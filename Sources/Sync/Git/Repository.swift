@@ -38,6 +38,14 @@ public final class Repository {
         return Repository(api: api, handle: handle!, path: path)
     }
 
+    /// Opens an existing repository (bare or not); never creates one.
+    public static func open(at path: String) throws(GitError) -> Repository {
+        let api = try GitLibrary.initialized()
+        var handle: OpaquePointer?
+        try check(api, "git_repository_open", api.git_repository_open(&handle, path))
+        return Repository(api: api, handle: handle!, path: path)
+    }
+
     // MARK: Objects
 
     public func writeBlob(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
@@ -167,6 +175,26 @@ public final class Repository {
         var reference: OpaquePointer?
         try check(api, "git_reference_create", api.git_reference_create(&reference, handle, name, &oid, 1, message))
         api.git_reference_free_if_needed(reference)
+    }
+
+    /// Compare-and-swap: moves `name` to `id` only if it still points to `expected` (or, for
+    /// nil, does not exist). "It will return GIT_EMODIFIED if the reference's value at the time
+    /// of updating does not match the one passed through current_id"; the check and the write
+    /// happen under the ref's lock file. Returns false when another writer got there first.
+    public func updateReference(_ name: String, to id: ObjectID, expecting expected: ObjectID?, message: String) throws(GitError) -> Bool {
+        var oid = id.oid
+        var reference: OpaquePointer?
+        let rc: Int32
+        if var old = expected?.oid {
+            rc = api.git_reference_create_matching(&reference, handle, name, &oid, 1, &old, message)
+        } else {
+            rc = api.git_reference_create(&reference, handle, name, &oid, 0, message)
+        }
+        // GIT_ELOCKED: another writer holds the ref's lock right now, which is losing the race too.
+        if rc == GIT_EMODIFIED.rawValue || rc == GIT_EEXISTS.rawValue || rc == GIT_ELOCKED.rawValue { return false }
+        try check(api, expected == nil ? "git_reference_create" : "git_reference_create_matching", rc)
+        api.git_reference_free_if_needed(reference)
+        return true
     }
 
     public func removeReference(_ name: String) throws(GitError) {
