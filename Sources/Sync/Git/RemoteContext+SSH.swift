@@ -1,28 +1,37 @@
 // ssh remotes: bounded credential attempts (agent or key file) and the host key checked
 // against known_hosts by us, so an unknown or changed key stops with a message saying how to trust it.
 import CGit2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension RemoteContext {
+    /// libgit2 calls this again after each refusal: each call tries the next method (the key
+    /// file, then ssh-agent when one is running), and stops after `maximumAttempts` or when
+    /// none is left.
     func credential(out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>?, username: String?, allowed: UInt32) -> Int32 {
         credentialAttempts += 1
-        let limit = credentials?.maximumAttempts ?? 3
-        guard credentialAttempts <= limit else {
-            failure = .authenticationFailed(attempts: limit)
-            return GIT_EAUTH.rawValue
-        }
         let user = username ?? "git"
-        if allowed & GIT_CREDENTIAL_USERNAME.rawValue != 0, allowed & GIT_CREDENTIAL_SSH_KEY.rawValue == 0 {
+        if allowed & GIT_CREDENTIAL_SSH_KEY.rawValue == 0, allowed & GIT_CREDENTIAL_USERNAME.rawValue != 0 {
             return api.git_credential_username_new(out, user)
         }
-        guard allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0 else {
-            failure = .authenticationFailed(attempts: credentialAttempts)
+        var methods: [() -> Int32] = []
+        if allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0 {
+            if let key = credentials?.privateKey {
+                methods.append { self.api.git_credential_ssh_key_new(out, user, self.credentials?.publicKey, key, self.credentials?.passphrase) }
+            }
+            if let socket = getenv("SSH_AUTH_SOCK"), socket.pointee != 0 {
+                methods.append { self.api.git_credential_ssh_key_from_agent(out, user) }
+            }
+        }
+        let limit = min(credentials?.maximumAttempts ?? 3, methods.count)
+        guard credentialAttempts <= limit else {
+            failure = .authenticationFailed(attempts: credentialAttempts - 1)
             return GIT_EAUTH.rawValue
         }
-        // The key file first when there is one; the agent after it, or alone.
-        if let key = credentials?.privateKey, credentialAttempts == 1 || credentials?.maximumAttempts == 1 {
-            return api.git_credential_ssh_key_new(out, user, credentials?.publicKey, key, credentials?.passphrase)
-        }
-        return api.git_credential_ssh_key_from_agent(out, user)
+        return methods[credentialAttempts - 1]()
     }
 
     func checkHostKey(_ certificate: UnsafeMutablePointer<git_cert>?, host: String) -> Int32 {
