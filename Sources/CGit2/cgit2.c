@@ -25,3 +25,7 @@ const notes_git_api *notes_git_open(const char *path, char *error, size_t error_
     pthread_mutex_unlock(&lock);
     return loaded ? &api : NULL;
 }
+
+int notes_git_enable_fsync(const notes_git_api *api) {
+    return api->git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
+}

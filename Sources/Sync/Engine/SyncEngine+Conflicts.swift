@@ -1,0 +1,94 @@
+// `notes conflicts`: the flagged notes, both versions, and resolving one. A resolution is a
+// local commit made like a sync's: notebook first, then the branch.
+import Notes
+
+public struct NoteConflict: Hashable, Sendable {
+    public let id: NoteID
+    public let kind: ConflictKind
+    /// The version the note kept (nil if it was deleted since).
+    public let note: Note?
+    /// The other version, for `.editedOnBoth` (nil once the copy is deleted).
+    public let copy: Note?
+}
+
+public enum ConflictResolution: Hashable, Sendable {
+    /// Keep the note as it is; the conflict copy is deleted.
+    case keepNote
+    /// The note takes the copy's title, body and tags; the copy is deleted.
+    case keepCopy
+    /// The note takes this title, body and tags (an edited merge); the copy is deleted.
+    case edited(title: String, body: String, tags: [String])
+}
+
+extension SyncEngine {
+    /// The flagged notes as of the last sync (or resolution).
+    public func conflicts() throws(SyncError) -> [NoteConflict] {
+        let head = try gitCall { () throws(GitError) in try repository.reference(Self.branch) }
+        let tree = try NotebookTree.read(repository, commit: head)
+        var result: [NoteConflict] = []
+        for (id, blob) in (tree.files[.conflicts] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let kind = RepositoryFormat.conflict(fromFile: try gitCall { () throws(GitError) in try repository.blob(blob) }) else { continue }
+            var copy: Note?
+            if case let .editedOnBoth(copyID) = kind, case let .live(note) = try tree.state(of: copyID, in: repository) { copy = note }
+            var note: Note?
+            if case let .live(kept) = try tree.state(of: id, in: repository) { note = kept }
+            result.append(NoteConflict(id: id, kind: kind, note: note, copy: copy))
+        }
+        return result
+    }
+
+    public func resolveConflict(_ id: NoteID, _ resolution: ConflictResolution, at time: Timestamp) throws(SyncError) {
+        guard let lock = try SyncLock.tryAcquire(repositoryPath: repository.path) else {
+            throw .alreadyRunning(lockFile: repository.path + "/notes-sync.lock")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        FileSystem.removeStaleGitLocks(in: repository.path)
+        let (head, since) = try recoverCheckpoint()
+        let snapshot = try call { () throws in try notebook.snapshot(changedSince: since) }
+        var tree = try NotebookTree.read(repository, commit: head)
+        // Unsynced local edits go into the same commit, so the checkpoint stays truthful.
+        _ = try export(snapshot.records, into: &tree)
+        guard let flag = tree[.conflicts, id],
+              let kind = RepositoryFormat.conflict(fromFile: try gitCall { () throws(GitError) in try repository.blob(flag) })
+        else { throw .noSuchConflict(id.rawValue) }
+        var records: [NoteRecord] = []
+        var copy: Note?
+        if case let .editedOnBoth(copyID) = kind, case let .live(note) = try tree.state(of: copyID, in: repository) {
+            copy = note
+            records.append(NoteRecord(id: copyID, state: .deleted(at: time)))
+        }
+        if case var .live(note) = try tree.state(of: id, in: repository) {
+            switch resolution {
+            case .keepNote:
+                break
+            case .keepCopy:
+                if let copy {
+                    note.title = copy.title.hasSuffix(NoteMerger.copyTitleSuffix)
+                        ? String(copy.title.dropLast(NoteMerger.copyTitleSuffix.count)) : copy.title
+                    note.body = copy.body
+                    note.tags = copy.tags
+                    note.updated = max(time, note.updated)
+                    records.append(NoteRecord(note))
+                }
+            case let .edited(title, body, tags):
+                note.title = title
+                note.body = body
+                note.tags = Tags.normalized(tags)
+                note.updated = max(time, note.updated)
+                records.append(NoteRecord(note))
+            }
+        }
+        _ = try export(records, into: &tree)
+        tree[.conflicts, id] = nil
+        let commit = try gitCall { () throws(GitError) in
+            try repository.createCommit(tree: try tree.write(repository), parents: head.map { [$0] } ?? [],
+                                        message: "notes: resolve conflict on \(id)")
+        }
+        do {
+            _ = try notebook.apply(records, expected: snapshot.version, syncedCommit: commit.hex)
+        } catch {
+            throw .notebook(String(describing: error))
+        }
+        try gitCall { () throws(GitError) in try repository.setReference(Self.branch, to: commit, message: "notes: resolve conflict") }
+    }
+}

@@ -1,0 +1,41 @@
+// `notes log ID`: a note's versions, read from the sync repository's history.
+import Notes
+
+public struct NoteRevision: Hashable, Sendable {
+    public let commit: String
+    public let time: Timestamp
+    public let message: String
+    /// The note as this commit left it (`.deleted` for a deletion).
+    public let state: NoteState
+}
+
+extension SyncEngine {
+    /// Every commit on the local branch that changed the note, newest first.
+    public func history(of id: NoteID) throws(SyncError) -> [NoteRevision] {
+        guard let head = try gitCall({ () throws(GitError) in try repository.reference(Self.branch) }) else { return [] }
+        var revisions: [NoteRevision] = []
+        for commitID in try gitCall({ () throws(GitError) in try repository.history(from: head) }) {
+            let commit = try gitCall { () throws(GitError) in try repository.commit(commitID) }
+            let files = try noteFiles(id, tree: commit.tree)
+            let before = try commit.parents.first.map { parent throws(SyncError) in
+                try noteFiles(id, tree: try gitCall { () throws(GitError) in try repository.commit(parent).tree })
+            } ?? [nil, nil]
+            guard files != before else { continue }
+            var tree = NotebookTree()
+            tree[.notes, id] = files[0]
+            tree[.deleted, id] = files[1]
+            revisions.append(NoteRevision(commit: commitID.hex, time: commit.time, message: commit.message,
+                                          state: try tree.state(of: id, in: repository)))
+        }
+        return revisions
+    }
+
+    private func noteFiles(_ id: NoteID, tree: ObjectID) throws(SyncError) -> [ObjectID?] {
+        try gitCall { () throws(GitError) in
+            try [RepositoryFormat.Folder.notes, .deleted].map { folder throws(GitError) -> ObjectID? in
+                guard let directory = try repository.treeEntry(tree, named: folder.rawValue), directory.isTree else { return nil }
+                return try repository.treeEntry(directory.id, named: folder.fileName(id))?.id
+            }
+        }
+    }
+}

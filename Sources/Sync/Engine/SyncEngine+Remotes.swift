@@ -1,0 +1,22 @@
+// `notes remote add|remove` and the list: remotes live in the sync repository's git config,
+// so plain git sees them too.
+
+extension SyncEngine {
+    public func remotes() throws(SyncError) -> [RemoteInfo] {
+        try gitCall { () throws(GitError) in try repository.remotes() }
+    }
+
+    /// `url`: a path or `file://` URL of a bare repository, or `ssh://[user@]host[:port]/path`.
+    public func addRemote(name: String, url: String) throws(SyncError) {
+        try gitCall { () throws(GitError) in try repository.addRemote(name: name, url: url) }
+    }
+
+    /// Forgets the remote and what we last synced with it; the notes stay.
+    public func removeRemote(name: String) throws(SyncError) {
+        guard try remotes().contains(where: { $0.name == name }) else { throw .noSuchRemote(name) }
+        try gitCall { () throws(GitError) in
+            try repository.removeRemote(name: name)
+            try repository.removeReference(Self.syncedRef(name))
+        }
+    }
+}

@@ -1,0 +1,274 @@
+// The sync: export what changed, commit, fetch, merge note by note, import into the notebook
+// in one transaction, then advance local refs and push, and check the push landed.
+import Notes
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+public final class SyncEngine {
+    public let repository: Repository
+    let notebook: NotebookPort
+    /// Tests stop a sync here, at the start of each step, to simulate a crash.
+    var interruption: ((SyncStep) throws(SyncError) -> Void)?
+
+    static let branch = "refs/heads/main"
+    static func trackingRef(_ remote: String) -> String { "refs/remotes/\(remote)/main" }
+    /// The remote tip after our last confirmed sync with it: its history must keep it.
+    static func syncedRef(_ remote: String) -> String { "refs/notes-sync/\(remote)" }
+
+    /// `repositoryPath` is the sync repository (`$NOTES_HOME/repo`), created bare if missing.
+    public init(repositoryPath: String, notebook: NotebookPort) throws(SyncError) {
+        repository = try gitCall { () throws(GitError) in try Repository.openOrCreate(at: repositoryPath) }
+        self.notebook = notebook
+    }
+
+    /// A sync deleting more notes than this (or more than a quarter of them) needs `allowDeletes`.
+    public static let deletionLimit = 50
+
+    public func sync(remote: String, options: SyncOptions = SyncOptions(),
+                     progress: ((SyncStep) -> Void)? = nil) throws(SyncError) -> SyncSummary {
+        guard let lock = try SyncLock.tryAcquire(repositoryPath: repository.path) else {
+            throw .alreadyRunning(lockFile: repository.path + "/notes-sync.lock")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        FileSystem.removeStaleGitLocks(in: repository.path)
+        guard try gitCall({ () throws(GitError) in try repository.remotes() }).contains(where: { $0.name == remote }) else {
+            throw .noSuchRemote(remote)
+        }
+        var sent = 0, received = 0, merged = 0, conflicted = 0
+        var notebookRetries = 0
+        for attempt in 1...max(1, options.maximumAttempts) {
+            let step = { (step: SyncStep) throws(SyncError) in
+                progress?(step)
+                try self.interruption?(step)
+            }
+            try step(.export)
+            let (head, since) = try recoverCheckpoint()
+            let snapshot = try call { () throws in try notebook.snapshot(changedSince: since) }
+            var ours = try NotebookTree.read(repository, commit: head)
+            let exported = try export(snapshot.records, into: &ours)
+            sent += exported
+
+            try step(.commit)
+            var local = head
+            if exported > 0 || (head == nil && !snapshot.records.isEmpty) {
+                local = try gitCall { () throws(GitError) in
+                    try repository.createCommit(tree: try ours.write(repository), parents: head.map { [$0] } ?? [],
+                                                message: "notes: \(exported) changed on this machine")
+                }
+            }
+
+            try step(.fetch)
+            try repository.fetch(remote: remote, credentials: options.credentials)
+            let theirs = try gitCall { () throws(GitError) in try repository.reference(Self.trackingRef(remote)) }
+            try checkNotRewritten(remote: remote, tip: theirs)
+
+            try step(.merge)
+            let outcome = try merge(local: local, ours: ours, theirs: theirs, remote: remote)
+            merged += outcome.merged
+            conflicted += outcome.conflicted
+
+            try step(.import)
+            if let result = outcome.commit {
+                let records = try importRecords(from: ours, to: outcome.tree, allowDeletes: options.allowDeletes)
+                do {
+                    _ = try notebook.apply(records, expected: snapshot.version, syncedCommit: result.hex)
+                } catch NotebookPortError.changedSinceSnapshot {
+                    // The user wrote meanwhile: merge again from their newer notebook.
+                    notebookRetries += 1
+                    sent -= exported
+                    merged -= outcome.merged
+                    conflicted -= outcome.conflicted
+                    guard notebookRetries < 3 else { throw .notebookKeptChanging(attempts: notebookRetries) }
+                    continue
+                } catch let error as SyncError {
+                    throw error
+                } catch {
+                    throw .notebook(String(describing: error))
+                }
+                received += records.count
+            }
+
+            try step(.refUpdate)
+            guard let result = outcome.commit else { return summary() }
+            try gitCall { () throws(GitError) in try repository.setReference(Self.branch, to: result, message: "notes sync") }
+
+            try step(.push)
+            if result != theirs {
+                guard try push(result, to: remote, replacing: theirs, options: options) else {
+                    // Someone pushed first: fetch and merge again, after a short random pause
+                    // so two machines do not keep colliding in step.
+                    usleep(UInt32.random(in: 5_000...25_000) * UInt32(attempt))
+                    continue
+                }
+            }
+            // A push to a path remote is not compare-and-swap in libgit2 1.5: another machine
+            // may have overwritten ours. Only a fetched tip that contains our commit counts.
+            try repository.fetch(remote: remote, credentials: options.credentials)
+            if let tip = try gitCall({ () throws(GitError) in try repository.reference(Self.trackingRef(remote)) }),
+               try gitCall({ () throws(GitError) in try repository.contains(tip, ancestor: result) }) {
+                try gitCall { () throws(GitError) in try repository.setReference(Self.syncedRef(remote), to: tip, message: "notes sync") }
+                return summary(commit: result, attempts: attempt)
+            }
+            continue
+
+            func summary(commit: ObjectID? = nil, attempts: Int = 1) -> SyncSummary {
+                SyncSummary(remote: remote, sent: sent, received: received, merged: merged, conflicted: conflicted,
+                            commit: commit?.hex ?? "", attempts: attempts)
+            }
+        }
+        throw .pushNotConfirmed(remote: remote, attempts: options.maximumAttempts)
+    }
+
+    // MARK: Steps
+
+    /// Updates the remote branch from `expected` to `commit`; false when another machine moved
+    /// it first. A path remote gets a real compare-and-swap: libgit2 1.5's local push "is not
+    /// compare-and-swap and can silently drop a concurrent machine's commit", so the objects go
+    /// to a ref of their own and the branch is then moved under its lock, only if still at
+    /// `expected`. Over ssh, git-receive-pack checks the old value itself; its per-ref status
+    /// (not the return code) says whether it did.
+    func push(_ commit: ObjectID, to remote: String, replacing expected: ObjectID?, options: SyncOptions) throws(SyncError) -> Bool {
+        let url = try remotes().first { $0.name == remote }?.url ?? ""
+        let target = Self.localPath(of: url) == nil ? Self.branch : "refs/notes-sync/incoming/\(commit.hex)"
+        let status = try repository.push(remote: remote, refspec: "\(Self.branch):\(target)", credentials: options.credentials)
+        if let failure = status[target], let failure {
+            if failure.contains("non-fast-forward") || failure.contains("fetch first") { return false }
+            throw .pushRejected(ref: target, status: failure)
+        }
+        guard let path = Self.localPath(of: url) else { return true }
+        return try gitCall { () throws(GitError) in
+            let remoteRepository = try Repository.open(at: path)
+            defer { try? remoteRepository.removeReference(target) }
+            return try remoteRepository.updateReference(Self.branch, to: commit, expecting: expected, message: "notes sync")
+        }
+    }
+
+    /// The directory of a path or file:// remote; nil for ssh (`ssh://`, `user@host:path`).
+    static func localPath(of url: String) -> String? {
+        if url.hasPrefix("file://") { return String(url.dropFirst(7)) }
+        if url.contains("://") { return nil }
+        if let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") { return nil }
+        return url
+    }
+
+    /// Where the local branch should be, and which notebook writes are not in it yet. After a
+    /// crash between the import and the ref update, the notebook's checkpoint is ahead of the
+    /// branch: move the branch to it. When the two disagree otherwise, compare every note.
+    func recoverCheckpoint() throws(SyncError) -> (head: ObjectID?, since: NotebookVersion?) {
+        let head = try gitCall { () throws(GitError) in try repository.reference(Self.branch) }
+        guard let checkpoint = try call({ () throws in try notebook.checkpoint() }),
+              let recorded = ObjectID(hex: checkpoint.commit),
+              (try? repository.commit(recorded)) != nil else { return (head, nil) }
+        if recorded == head { return (head, checkpoint.version) }
+        let ahead = try head.map { head throws(SyncError) in
+            try gitCall { () throws(GitError) in try repository.contains(recorded, ancestor: head) }
+        } ?? true
+        if ahead {
+            try gitCall { () throws(GitError) in try repository.setReference(Self.branch, to: recorded, message: "notes sync: recover") }
+            return (recorded, checkpoint.version)
+        }
+        return (head, nil)
+    }
+
+    /// Writes the records' files into `tree`; returns how many notes changed.
+    func export(_ records: [NoteRecord], into tree: inout NotebookTree) throws(SyncError) -> Int {
+        try gitCall { () throws(GitError) in
+            var changed = 0
+            for record in records {
+                let id = record.id
+                switch record.state {
+                case let .live(note):
+                    let blob = try repository.writeBlob(RepositoryFormat.noteFile(note))
+                    let noteChanged = tree[.notes, id] != blob
+                    if noteChanged || tree[.deleted, id] != nil { changed += 1 }
+                    tree[.notes, id] = blob
+                    tree[.deleted, id] = nil
+                    if let analysis = record.analysis, analysis.contentHash == note.contentHash {
+                        tree[.analysis, id] = try repository.writeBlob(RepositoryFormat.analysisFile(analysis))
+                    } else if noteChanged {
+                        tree[.analysis, id] = nil
+                    }
+                case let .deleted(time):
+                    if tree[.notes, id] != nil || tree[.deleted, id] == nil { changed += 1 }
+                    tree[.notes, id] = nil
+                    tree[.analysis, id] = nil
+                    if tree[.deleted, id] == nil {
+                        tree[.deleted, id] = try repository.writeBlob(RepositoryFormat.tombstoneFile(time))
+                    }
+                }
+            }
+            return changed
+        }
+    }
+
+    func checkNotRewritten(remote: String, tip: ObjectID?) throws(SyncError) {
+        guard let synced = try gitCall({ () throws(GitError) in try repository.reference(Self.syncedRef(remote)) }) else { return }
+        guard let tip, try gitCall({ () throws(GitError) in try repository.contains(tip, ancestor: synced) }) else {
+            throw .remoteRewritten(remote: remote, lastSynced: synced.hex, now: tip?.hex)
+        }
+    }
+
+    struct MergeOutcome {
+        var commit: ObjectID?
+        var tree: NotebookTree
+        var merged = 0
+        var conflicted = 0
+    }
+
+    func merge(local: ObjectID?, ours: NotebookTree, theirs: ObjectID?, remote: String) throws(SyncError) -> MergeOutcome {
+        guard let theirs else { return MergeOutcome(commit: local, tree: ours) }
+        let theirTree = try NotebookTree.read(repository, commit: theirs)
+        if let found = theirTree.formatVersion, found > RepositoryFormat.version {
+            throw .newerFormat(found: found, supported: RepositoryFormat.version)
+        }
+        guard let local else { return MergeOutcome(commit: theirs, tree: theirTree) }
+        if try gitCall({ () throws(GitError) in try repository.contains(local, ancestor: theirs) }) {
+            return MergeOutcome(commit: local, tree: ours)
+        }
+        if try gitCall({ () throws(GitError) in try repository.contains(theirs, ancestor: local) }) {
+            return MergeOutcome(commit: theirs, tree: theirTree)
+        }
+        let base = try gitCall { () throws(GitError) in try repository.mergeBase(local, theirs) }
+        var outcome = try TreeMerger(repository: repository).merge(
+            base: try NotebookTree.read(repository, commit: base), ours: ours, theirs: theirTree)
+        outcome.commit = try gitCall { () throws(GitError) in
+            try repository.createCommit(tree: try outcome.tree.write(repository), parents: [local, theirs],
+                                        message: "notes: merge \(remote) (\(outcome.merged) merged, \(outcome.conflicted) flagged)")
+        }
+        return outcome
+    }
+
+    /// The records that turn the notebook (which `ours` reflects) into `result`. A note that
+    /// `result` lacks entirely is left alone: only a tombstone deletes.
+    func importRecords(from ours: NotebookTree, to result: NotebookTree, allowDeletes: Bool) throws(SyncError) -> [NoteRecord] {
+        var records: [NoteRecord] = []
+        var deletions = 0
+        for id in ours.ids.union(result.ids).sorted() {
+            let folders = RepositoryFormat.Folder.allCases.filter { $0 != .conflicts }
+            guard folders.contains(where: { ours[$0, id] != result[$0, id] }) else { continue }
+            switch try result.state(of: id, in: repository) {
+            case .absent: continue
+            case let .live(note):
+                records.append(NoteRecord(note, analysis: try result.analysis(of: note, in: repository)))
+            case let .deleted(time):
+                if ours[.notes, id] != nil { deletions += 1 }
+                records.append(NoteRecord(id: id, state: .deleted(at: time)))
+            }
+        }
+        let total = ours.liveNoteCount
+        if !allowDeletes, deletions > Self.deletionLimit || (deletions > 0 && deletions * 4 > total) {
+            throw .tooManyDeletions(count: deletions, of: total)
+        }
+        return records
+    }
+
+    /// Runs a notebook call; its errors pass through as `SyncError.notebook`.
+    func call<T>(_ body: () throws -> T) throws(SyncError) -> T {
+        do { return try body() } catch let error as SyncError { throw error } catch {
+            throw .notebook(String(describing: error))
+        }
+    }
+}

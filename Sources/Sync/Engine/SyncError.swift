@@ -1,0 +1,73 @@
+// Why a sync stopped. Each case says what happened and what the user can do.
+
+public enum SyncError: Error, CustomStringConvertible, Sendable {
+    case git(GitError)
+    case alreadyRunning(lockFile: String)
+    case noSuchRemote(String)
+    /// Our last-synced remote tip is not in the remote's history any more.
+    case remoteRewritten(remote: String, lastSynced: String, now: String?)
+    case newerFormat(found: Int, supported: Int)
+    case tooManyDeletions(count: Int, of: Int)
+    case unreadableFile(path: String, reason: String)
+    /// The remote kept moving (or dropping our commit) through every attempt.
+    case pushNotConfirmed(remote: String, attempts: Int)
+    case pushRejected(ref: String, status: String)
+    case notebookKeptChanging(attempts: Int)
+    case authenticationFailed(attempts: Int)
+    case unknownHostKey(host: String, fingerprint: String, knownHosts: String)
+    case hostKeyChanged(host: String, fingerprint: String, knownHosts: String)
+    case hostKeyUnverifiable(host: String)
+    case noSuchConflict(String)
+    case interrupted(SyncStep)
+    /// The notebook (its storage) failed; nothing was imported.
+    case notebook(String)
+
+    public var description: String {
+        switch self {
+        case let .git(error): "git: \(error)"
+        case let .alreadyRunning(file): "another sync is running (it holds \(file)); try again when it ends"
+        case let .noSuchRemote(name): "no remote named '\(name)'; add one with: notes remote add \(name) URL"
+        case let .remoteRewritten(remote, last, now):
+            """
+            the history of remote '\(remote)' was rewritten: the commit we last synced (\(last.prefix(12))) \
+            is not in its branch any more (now \(now.map { String($0.prefix(12)) } ?? "missing")). Nothing was changed. \
+            Choices: if the remote was replaced on purpose, run 'notes remote remove \(remote)' and add it again \
+            (the next sync merges both notebooks, losing nothing); or restore the remote from a backup.
+            """
+        case let .newerFormat(found, supported):
+            "the remote uses sync format \(found), this version understands up to \(supported); update notes on this machine"
+        case let .tooManyDeletions(count, total):
+            "this sync would delete \(count) of \(total) notes; nothing was changed. Run 'notes sync --allow-deletes' if that is intended"
+        case let .unreadableFile(path, reason): "cannot read \(path) in the sync repository: \(reason)"
+        case let .pushNotConfirmed(remote, attempts):
+            "the remote '\(remote)' kept changing during \(attempts) attempts; nothing was lost, run 'notes sync' again"
+        case let .pushRejected(ref, status): "the remote refused to update \(ref): \(status)"
+        case let .notebookKeptChanging(attempts): "the notebook changed during each of \(attempts) attempts; run 'notes sync' again"
+        case let .authenticationFailed(attempts):
+            "ssh authentication failed after \(attempts) attempts; load your key in ssh-agent or give a key file"
+        case let .unknownHostKey(host, fingerprint, knownHosts):
+            """
+            the ssh host key of \(host) is unknown (\(fingerprint)); the sync stopped. If that fingerprint is \
+            the server's, trust it with: ssh-keyscan \(keyscanArguments(host)) >> \(knownHosts)
+            """
+        case let .hostKeyChanged(host, fingerprint, knownHosts):
+            """
+            the ssh host key of \(host) CHANGED (now \(fingerprint)); the sync stopped. This can be an attack. \
+            If the server was reinstalled, remove its old line from \(knownHosts) \
+            (ssh-keygen -R '\(host)' -f \(knownHosts)) and trust the new key
+            """
+        case let .hostKeyUnverifiable(host): "the ssh server \(host) did not give a host key that can be checked"
+        case let .noSuchConflict(id): "note \(id) has no conflict to resolve"
+        case let .interrupted(step): "sync interrupted at \(step)"
+        case let .notebook(message): "the notebook failed: \(message)"
+        }
+    }
+}
+
+private func keyscanArguments(_ host: String) -> String {
+    // "[host]:port" in known_hosts is "-p port host" for ssh-keyscan.
+    guard host.hasPrefix("["), let close = host.firstIndex(of: "]") else { return host }
+    let name = host[host.index(after: host.startIndex)..<close]
+    let port = host[host.index(after: close)...].dropFirst()
+    return "-p \(port) \(name)"
+}

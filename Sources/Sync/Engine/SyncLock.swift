@@ -1,0 +1,37 @@
+// At most one sync per repository at a time, across processes: an flock on a file in the repo.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Held while it lives; the kernel releases it if the process dies, so a crash never leaves
+/// it stuck (unlike git's own `.lock` files).
+public final class SyncLock {
+    public let path: String
+    private let descriptor: Int32
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// The lock, or nil when another sync (in this or another process) holds it. Never waits:
+    /// the daemon skips a round rather than block the CLI.
+    public static func tryAcquire(repositoryPath: String) throws(SyncError) -> SyncLock? {
+        let path = repositoryPath + "/notes-sync.lock"
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw .git(GitError(function: "open(\(path))", code: errno, errorClass: 0, message: String(cString: strerror(errno))))
+        }
+        // flock locks belong to the open file description: two opens in one process exclude
+        // each other too, so two engines in one process are serialised as well.
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+        return SyncLock(path: path, descriptor: fd)
+    }
+}

@@ -1,0 +1,87 @@
+// One commit of the sync repository in memory: each folder's files by note id, plus whatever
+// else a user put there with plain git (kept as it is).
+import Notes
+
+struct NotebookTree: Equatable {
+    var files: [RepositoryFormat.Folder: [NoteID: ObjectID]] = [:]
+    /// Root entries that are not ours (a README, an .obsidian folder ...), carried over.
+    var otherRootEntries: [String: TreeEntry] = [:]
+    /// Files in our folders whose names are not a note id, carried over.
+    var otherFolderEntries: [RepositoryFormat.Folder: [String: TreeEntry]] = [:]
+    var formatVersion: Int?
+
+    subscript(folder: RepositoryFormat.Folder, id: NoteID) -> ObjectID? {
+        get { files[folder]?[id] }
+        set { files[folder, default: [:]][id] = newValue }
+    }
+
+    /// Every id with a file in any folder.
+    var ids: Set<NoteID> {
+        var result = Set<NoteID>()
+        for folder in files.values { result.formUnion(folder.keys) }
+        return result
+    }
+
+    var liveNoteCount: Int { files[.notes]?.count ?? 0 }
+
+    static func read(_ repository: Repository, commit: ObjectID?) throws(SyncError) -> NotebookTree {
+        guard let commit else { return NotebookTree() }
+        return try gitCall { () throws(GitError) in
+            var tree = NotebookTree()
+            let root = try repository.treeEntries(try repository.commit(commit).tree)
+            for (name, entry) in root {
+                if name == RepositoryFormat.markerName, !entry.isTree {
+                    tree.formatVersion = RepositoryFormat.version(ofMarker: try repository.blob(entry.id))
+                } else if let folder = RepositoryFormat.Folder(rawValue: name), entry.isTree {
+                    var byID: [NoteID: ObjectID] = [:]
+                    for (fileName, file) in try repository.treeEntries(entry.id) {
+                        if !file.isTree, let id = folder.id(fromFileName: fileName) {
+                            byID[id] = file.id
+                        } else {
+                            tree.otherFolderEntries[folder, default: [:]][fileName] = file
+                        }
+                    }
+                    tree.files[folder] = byID
+                } else {
+                    tree.otherRootEntries[name] = entry
+                }
+            }
+            return tree
+        }
+    }
+
+    /// Writes the folders and the root tree, with the format marker of this version.
+    func write(_ repository: Repository) throws(GitError) -> ObjectID {
+        var root = otherRootEntries
+        root[RepositoryFormat.markerName] = TreeEntry(id: try repository.writeBlob(RepositoryFormat.marker), isTree: false)
+        for folder in RepositoryFormat.Folder.allCases {
+            var entries = otherFolderEntries[folder] ?? [:]
+            for (id, blob) in files[folder] ?? [:] { entries[folder.fileName(id)] = TreeEntry(id: blob, isTree: false) }
+            if !entries.isEmpty { root[folder.rawValue] = TreeEntry(id: try repository.writeTree(entries), isTree: true) }
+        }
+        return try repository.writeTree(root)
+    }
+
+    /// The note a tree holds under `id`: a note file wins over a tombstone (edit beats delete).
+    func state(of id: NoteID, in repository: Repository) throws(SyncError) -> NoteState {
+        if let blob = self[.notes, id] {
+            return .live(try RepositoryFormat.note(fromFile: try gitCall { () throws(GitError) in try repository.blob(blob) }, id: id))
+        }
+        if let blob = self[.deleted, id] {
+            return .deleted(at: RepositoryFormat.tombstone(fromFile: try gitCall { () throws(GitError) in try repository.blob(blob) }))
+        }
+        return .absent
+    }
+
+    /// The analysis file's content when it describes `note`'s current content.
+    func analysis(of note: Note, in repository: Repository) throws(SyncError) -> Analysis? {
+        guard let blob = self[.analysis, note.id] else { return nil }
+        let analysis = RepositoryFormat.analysis(fromFile: try gitCall { () throws(GitError) in try repository.blob(blob) })
+        return analysis?.contentHash == note.contentHash ? analysis : nil
+    }
+}
+
+/// Runs a libgit2 wrapper call, wrapping its GitError as a SyncError.
+func gitCall<T>(_ body: () throws(GitError) -> T) throws(SyncError) -> T {
+    do { return try body() } catch { throw .git(error) }
+}

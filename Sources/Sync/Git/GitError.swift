@@ -1,0 +1,31 @@
+// A failed libgit2 call: which function, its return code, and git_error_last() read at once.
+import CGit2
+
+public struct GitError: Error, CustomStringConvertible, Sendable {
+    /// The C function that failed, e.g. `git_remote_fetch`.
+    public let function: String
+    /// The return code (`git_error_code`): GIT_ENOTFOUND is -3, GIT_ENONFASTFORWARD -11, ...
+    public let code: Int32
+    /// `git_error_t`: the subsystem (GIT_ERROR_NET, GIT_ERROR_SSH, ...), 0 when none.
+    public let errorClass: Int32
+    public let message: String
+
+    public var description: String { "\(function) failed (\(code)): \(message)" }
+
+    /// Reads the calling thread's last error: "The error message is thread-local. The
+    /// git_error_last call must happen on the same thread as the error in order to get the
+    /// message", so call this right after the failing call.
+    static func last(_ api: notes_git_api, _ function: String, _ code: Int32) -> GitError {
+        if let error = api.git_error_last() {
+            let text = error.pointee.message.map { String(cString: $0) } ?? "no message"
+            return GitError(function: function, code: code, errorClass: error.pointee.klass, message: text)
+        }
+        return GitError(function: function, code: code, errorClass: 0, message: "no message")
+    }
+}
+
+/// Throws a GitError for a negative libgit2 return code.
+@inline(__always)
+func check(_ api: notes_git_api, _ function: String, _ rc: Int32) throws(GitError) {
+    if rc < 0 { throw GitError.last(api, function, rc) }
+}

@@ -1,0 +1,269 @@
+// The one owner of a git_repository handle, with the object, ref and history calls Sync uses.
+// Not Sendable: one thread at a time, like the handle it wraps.
+import CGit2
+import Notes
+
+public final class Repository {
+    let api: notes_git_api
+    let handle: OpaquePointer
+    /// The git directory (a bare repository: there is no work tree to check out).
+    public let path: String
+
+    private init(api: notes_git_api, handle: OpaquePointer, path: String) {
+        self.api = api
+        self.handle = handle
+        self.path = path
+    }
+
+    deinit { api.git_repository_free(handle) }
+
+    /// Opens the bare repository at `path`, creating it (HEAD on `main`) when there is none.
+    public static func openOrCreate(at path: String) throws(GitError) -> Repository {
+        let api = try GitLibrary.initialized()
+        var handle: OpaquePointer?
+        var rc = api.git_repository_open(&handle, path)
+        if rc == GIT_ENOTFOUND.rawValue {
+            var options = git_repository_init_options()
+            try check(api, "git_repository_init_options_init",
+                      api.git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)))
+            options.flags = GIT_REPOSITORY_INIT_BARE.rawValue | GIT_REPOSITORY_INIT_MKPATH.rawValue
+            rc = "main".withCString { head in
+                options.initial_head = head
+                return api.git_repository_init_ext(&handle, path, &options)
+            }
+            try check(api, "git_repository_init_ext", rc)
+        } else {
+            try check(api, "git_repository_open", rc)
+        }
+        return Repository(api: api, handle: handle!, path: path)
+    }
+
+    /// Opens an existing repository (bare or not); never creates one.
+    public static func open(at path: String) throws(GitError) -> Repository {
+        let api = try GitLibrary.initialized()
+        var handle: OpaquePointer?
+        try check(api, "git_repository_open", api.git_repository_open(&handle, path))
+        return Repository(api: api, handle: handle!, path: path)
+    }
+
+    // MARK: Objects
+
+    public func writeBlob(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
+        var oid = git_oid()
+        let rc = bytes.withUnsafeBytes { api.git_blob_create_from_buffer(&oid, handle, $0.baseAddress, $0.count) }
+        try check(api, "git_blob_create_from_buffer", rc)
+        return ObjectID(oid)
+    }
+
+    /// The id `bytes` would have as a blob, without writing anything.
+    public func blobID(of bytes: [UInt8]) throws(GitError) -> ObjectID {
+        var oid = git_oid()
+        let rc = bytes.withUnsafeBytes { api.git_odb_hash(&oid, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) }
+        try check(api, "git_odb_hash", rc)
+        return ObjectID(oid)
+    }
+
+    public func blob(_ id: ObjectID) throws(GitError) -> [UInt8] {
+        var oid = id.oid
+        var blob: OpaquePointer?
+        try check(api, "git_blob_lookup", api.git_blob_lookup(&blob, handle, &oid))
+        defer { api.git_blob_free(blob) }
+        let size = Int(api.git_blob_rawsize(blob))
+        guard size > 0, let raw = api.git_blob_rawcontent(blob) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: raw, count: size))
+    }
+
+    /// A tree's entries by name: blobs and subtrees alike.
+    public func treeEntries(_ id: ObjectID) throws(GitError) -> [String: TreeEntry] {
+        var oid = id.oid
+        var tree: OpaquePointer?
+        try check(api, "git_tree_lookup", api.git_tree_lookup(&tree, handle, &oid))
+        defer { api.git_tree_free(tree) }
+        let count = api.git_tree_entrycount(tree)
+        var result: [String: TreeEntry] = [:]
+        result.reserveCapacity(count)
+        for index in 0..<count {
+            guard let entry = api.git_tree_entry_byindex(tree, index), let cName = api.git_tree_entry_name(entry),
+                  let entryID = api.git_tree_entry_id(entry) else { continue }
+            let name = String(cString: cName)
+            let isTree = api.git_tree_entry_type(entry) == GIT_OBJECT_TREE
+            result[name] = TreeEntry(id: ObjectID(entryID.pointee), isTree: isTree)
+        }
+        return result
+    }
+
+    /// One entry of a tree by name, or nil.
+    public func treeEntry(_ tree: ObjectID, named name: String) throws(GitError) -> TreeEntry? {
+        var oid = tree.oid
+        var object: OpaquePointer?
+        try check(api, "git_tree_lookup", api.git_tree_lookup(&object, handle, &oid))
+        defer { api.git_tree_free(object) }
+        // "The returned entry is owned by the tree": copied out before the tree is freed.
+        guard let entry = api.git_tree_entry_byname(object, name), let id = api.git_tree_entry_id(entry) else { return nil }
+        return TreeEntry(id: ObjectID(id.pointee), isTree: api.git_tree_entry_type(entry) == GIT_OBJECT_TREE)
+    }
+
+    /// Writes a tree from entries by name (blobs as regular files, subtrees as directories).
+    public func writeTree(_ entries: [String: TreeEntry]) throws(GitError) -> ObjectID {
+        var builder: OpaquePointer?
+        try check(api, "git_treebuilder_new", api.git_treebuilder_new(&builder, handle, nil))
+        defer { api.git_treebuilder_free(builder) }
+        for (name, entry) in entries {
+            var oid = entry.id.oid
+            let mode = entry.isTree ? GIT_FILEMODE_TREE : GIT_FILEMODE_BLOB
+            try check(api, "git_treebuilder_insert", api.git_treebuilder_insert(nil, builder, name, &oid, mode))
+        }
+        var out = git_oid()
+        try check(api, "git_treebuilder_write", api.git_treebuilder_write(&out, builder))
+        return ObjectID(out)
+    }
+
+    public func commit(_ id: ObjectID) throws(GitError) -> CommitInfo {
+        var oid = id.oid
+        var commit: OpaquePointer?
+        try check(api, "git_commit_lookup", api.git_commit_lookup(&commit, handle, &oid))
+        defer { api.git_commit_free(commit) }
+        let tree = ObjectID(api.git_commit_tree_id(commit)!.pointee)
+        var parents: [ObjectID] = []
+        for index in 0..<api.git_commit_parentcount(commit) {
+            if let parent = api.git_commit_parent_id(commit, index) { parents.append(ObjectID(parent.pointee)) }
+        }
+        let message = api.git_commit_message(commit).map { String(cString: $0) } ?? ""
+        return CommitInfo(id: id, tree: tree, parents: parents,
+                          time: Timestamp(milliseconds: Int64(api.git_commit_time(commit)) * 1000), message: message)
+    }
+
+    /// Writes a commit object without moving any ref.
+    public func createCommit(tree: ObjectID, parents: [ObjectID], message: String) throws(GitError) -> ObjectID {
+        var treeOID = tree.oid
+        var treeObject: OpaquePointer?
+        try check(api, "git_tree_lookup", api.git_tree_lookup(&treeObject, handle, &treeOID))
+        defer { api.git_tree_free(treeObject) }
+        var parentObjects: [OpaquePointer?] = []
+        defer { for parent in parentObjects { api.git_commit_free(parent) } }
+        for parent in parents {
+            var oid = parent.oid
+            var object: OpaquePointer?
+            try check(api, "git_commit_lookup", api.git_commit_lookup(&object, handle, &oid))
+            parentObjects.append(object)
+        }
+        var signature: UnsafeMutablePointer<git_signature>?
+        try check(api, "git_signature_now", api.git_signature_now(&signature, "notes", "notes@localhost"))
+        defer { api.git_signature_free(signature) }
+        var out = git_oid()
+        let rc = parentObjects.withUnsafeMutableBufferPointer { buffer in
+            api.git_commit_create(&out, handle, nil, signature, signature, nil, message, treeObject,
+                                  buffer.count, buffer.baseAddress)
+        }
+        try check(api, "git_commit_create", rc)
+        return ObjectID(out)
+    }
+
+    // MARK: Refs and history
+
+    /// The commit a ref points to, or nil when the ref does not exist.
+    public func reference(_ name: String) throws(GitError) -> ObjectID? {
+        var oid = git_oid()
+        let rc = api.git_reference_name_to_id(&oid, handle, name)
+        if rc == GIT_ENOTFOUND.rawValue { return nil }
+        try check(api, "git_reference_name_to_id", rc)
+        return ObjectID(oid)
+    }
+
+    public func setReference(_ name: String, to id: ObjectID, message: String) throws(GitError) {
+        var oid = id.oid
+        var reference: OpaquePointer?
+        try check(api, "git_reference_create", api.git_reference_create(&reference, handle, name, &oid, 1, message))
+        api.git_reference_free_if_needed(reference)
+    }
+
+    /// Compare-and-swap: moves `name` to `id` only if it still points to `expected` (or, for
+    /// nil, does not exist). "It will return GIT_EMODIFIED if the reference's value at the time
+    /// of updating does not match the one passed through current_id"; the check and the write
+    /// happen under the ref's lock file. Returns false when another writer got there first.
+    public func updateReference(_ name: String, to id: ObjectID, expecting expected: ObjectID?, message: String) throws(GitError) -> Bool {
+        var oid = id.oid
+        var reference: OpaquePointer?
+        let rc: Int32
+        if var old = expected?.oid {
+            rc = api.git_reference_create_matching(&reference, handle, name, &oid, 1, &old, message)
+        } else {
+            rc = api.git_reference_create(&reference, handle, name, &oid, 0, message)
+        }
+        // GIT_ELOCKED: another writer holds the ref's lock right now, which is losing the race too.
+        if rc == GIT_EMODIFIED.rawValue || rc == GIT_EEXISTS.rawValue || rc == GIT_ELOCKED.rawValue { return false }
+        try check(api, expected == nil ? "git_reference_create" : "git_reference_create_matching", rc)
+        api.git_reference_free_if_needed(reference)
+        return true
+    }
+
+    public func removeReference(_ name: String) throws(GitError) {
+        let rc = api.git_reference_remove(handle, name)
+        if rc == GIT_ENOTFOUND.rawValue { return }
+        try check(api, "git_reference_remove", rc)
+    }
+
+    public func mergeBase(_ a: ObjectID, _ b: ObjectID) throws(GitError) -> ObjectID? {
+        var out = git_oid()
+        var one = a.oid
+        var two = b.oid
+        let rc = api.git_merge_base(&out, handle, &one, &two)
+        if rc == GIT_ENOTFOUND.rawValue { return nil }
+        try check(api, "git_merge_base", rc)
+        return ObjectID(out)
+    }
+
+    /// True when `commit` is `ancestor` or has it in its history.
+    public func contains(_ commit: ObjectID, ancestor: ObjectID) throws(GitError) -> Bool {
+        if commit == ancestor { return true }
+        var descendant = commit.oid
+        var older = ancestor.oid
+        let rc = api.git_graph_descendant_of(handle, &descendant, &older)
+        try check(api, "git_graph_descendant_of", rc)
+        return rc == 1
+    }
+
+    /// Commits reachable from `start`, newest first (topological, then by time).
+    public func history(from start: ObjectID) throws(GitError) -> [ObjectID] {
+        var walker: OpaquePointer?
+        try check(api, "git_revwalk_new", api.git_revwalk_new(&walker, handle))
+        defer { api.git_revwalk_free(walker) }
+        try check(api, "git_revwalk_sorting", api.git_revwalk_sorting(walker, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_TIME.rawValue))
+        var oid = start.oid
+        try check(api, "git_revwalk_push", api.git_revwalk_push(walker, &oid))
+        var result: [ObjectID] = []
+        var next = git_oid()
+        while true {
+            let rc = api.git_revwalk_next(&next, walker)
+            if rc == GIT_ITEROVER.rawValue { break }
+            try check(api, "git_revwalk_next", rc)
+            result.append(ObjectID(next))
+        }
+        return result
+    }
+}
+
+public struct TreeEntry: Hashable, Sendable {
+    public var id: ObjectID
+    public var isTree: Bool
+
+    public init(id: ObjectID, isTree: Bool) {
+        self.id = id
+        self.isTree = isTree
+    }
+}
+
+public struct CommitInfo: Sendable {
+    public let id: ObjectID
+    public let tree: ObjectID
+    public let parents: [ObjectID]
+    public let time: Timestamp
+    public let message: String
+}
+
+extension notes_git_api {
+    /// git_reference_create hands back a reference the caller owns; Sync never needs it.
+    func git_reference_free_if_needed(_ reference: OpaquePointer?) {
+        if let reference { git_reference_free(reference) }
+    }
+}
