@@ -28,7 +28,7 @@ let package = Package(
         ),
         .target(name: "AI", dependencies: ["Notes", "CLlama", "CLoader"]),
         .target(name: "Sync", dependencies: ["Notes", "CGit2"]),
-        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage"]),
+        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync"]),
         .executableTarget(name: "ai-bench", dependencies: ["AI"], path: "bench/ai/Sources"),
 
         // Build-time tool that turns migrations/*.sql into Swift source.

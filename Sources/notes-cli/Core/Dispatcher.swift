@@ -7,6 +7,7 @@ enum NotesCLI {
     static var commands: [any NotesCommand.Type] {[
         AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self,
         SearchCommand.self, TagsCommand.self, ExportCommand.self, ImportCommand.self, StatusCommand.self,
+        DaemonCommand.self,
     ]}
 
     static let version = "0.1.0"

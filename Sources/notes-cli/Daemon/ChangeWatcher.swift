@@ -1,8 +1,12 @@
 // Sleeps until the notebook changes, a signal arrives or a timeout passes, without polling:
-// inotify on the notebook directory and a signalfd for SIGTERM, SIGINT and SIGHUP.
+// inotify on the notebook directory, and a self-pipe that the SIGTERM/SIGINT/SIGHUP handler
+// writes to (the classic way to make a signal wake poll()).
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// The write end of the signal pipe, for the handler (a C function pointer cannot capture).
+nonisolated(unsafe) private var signalPipe: Int32 = -1
 
 final class ChangeWatcher {
     enum Wake: Equatable { case changed, signal(Int32), timeout }
@@ -11,8 +15,8 @@ final class ChangeWatcher {
     private let signals: Int32
     private let fileNames: Set<String>
 
-    /// Watches `directory` for writes to the database and its WAL. Blocks SIGTERM, SIGINT and
-    /// SIGHUP for the process so that they arrive here instead of killing it.
+    /// Watches `directory` for writes to the database and its WAL, and catches SIGTERM, SIGINT
+    /// and SIGHUP so that they stop the loop between notes instead of killing the process.
     init(directory: String, fileNames: Set<String>) throws {
         self.fileNames = fileNames
         inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
@@ -21,24 +25,31 @@ final class ChangeWatcher {
         guard inotify_add_watch(inotify, directory, mask) >= 0 else {
             throw CommandFailure("cannot watch \(directory) for changes: \(systemError(errno))")
         }
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-        signals = signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
-        guard signals >= 0 else { throw CommandFailure("cannot receive signals: \(systemError(errno))") }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw CommandFailure("cannot receive signals: \(systemError(errno))") }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        signals = ends[0]
+        signalPipe = ends[1]
+        for caught in [SIGTERM, SIGINT, SIGHUP] {
+            // Only async-signal-safe work in the handler: one write(2).
+            signal(caught) { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(signalPipe, &byte, 1)
+            }
+        }
     }
 
     deinit {
         close(inotify)
-        close(signals)
     }
 
     /// A signal that arrived since the last call, if any; never blocks.
     func pendingSignal() -> Int32? {
-        var info = signalfd_siginfo()
-        let count = withUnsafeMutableBytes(of: &info) { read(signals, $0.baseAddress, $0.count) }
-        return count == MemoryLayout<signalfd_siginfo>.size ? Int32(info.ssi_signo) : nil
+        var byte: UInt8 = 0
+        return read(signals, &byte, 1) == 1 ? Int32(byte) : nil
     }
 
     /// Waits up to `milliseconds` (-1: forever) for a change to a watched file or a signal.
@@ -46,6 +57,7 @@ final class ChangeWatcher {
         if let signal = pendingSignal() { return .signal(signal) }
         var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
         let ready = poll(&descriptors, 2, milliseconds)
+        if let signal = pendingSignal() { return .signal(signal) }
         if ready <= 0 { return .timeout }
         if let signal = pendingSignal() { return .signal(signal) }
         return drainEvents() ? .changed : .timeout

@@ -41,8 +41,6 @@ struct DaemonCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         if statusOnly { return try printStatus(context) }
-        // Signals are blocked before any thread starts, so that every thread inherits the mask
-        // and SIGTERM reaches the watcher instead of killing the process mid-write.
         let store = try context.store()
         let watcher = try ChangeWatcher(directory: context.home, fileNames: [NoteStore.databaseFileName, NoteStore.databaseFileName + "-wal"])
         let lock = try DaemonLock(home: context.home)

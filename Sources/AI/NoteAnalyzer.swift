@@ -1,0 +1,164 @@
+// Note analysis on the local model: a category, an urgency, tasks and a summary for each note.
+import Notes
+
+/// What the model generates for a note, in this property order: the category and urgency come
+/// first so that the tasks and summary are written knowing them.
+public struct GeneratedAnalysis: Generable, Sendable, Equatable {
+    public var category: Category
+    public var urgency: Int
+    public var tasks: [String]
+    public var summary: String
+
+    public static let maximumTasks = 6
+    public static let maximumSummaryWords = 30
+
+    public static let generationSchema = GenerationSchema.object("NoteAnalysis", properties: [
+        .init("category", .string(anyOf: Category.allCases.map(\.rawValue))),
+        .init("urgency", .integer(Analysis.urgencyRange)),
+        .init("tasks", .array(of: .string(minLength: 1, maxLength: 100), maximumCount: maximumTasks)),
+        // About 30 words; the word limit itself is applied after generation.
+        .init("summary", .string(minLength: 1, maxLength: 220)),
+    ])
+
+    public init(category: Category, urgency: Int, tasks: [String], summary: String) {
+        self.category = category
+        self.urgency = urgency
+        self.tasks = tasks
+        self.summary = summary
+    }
+
+    public init(_ content: GeneratedContent) throws(GenerationDecodingError) {
+        let name = try content.value(String.self, forProperty: "category")
+        guard let category = Category(rawValue: name) else { throw GenerationDecodingError("unknown category \(name)") }
+        self.init(category: category, urgency: try content.value(Int.self, forProperty: "urgency"),
+                  tasks: try content.value([String].self, forProperty: "tasks"),
+                  summary: try content.value(String.self, forProperty: "summary"))
+    }
+}
+
+/// Analyses notes with one session whose instructions (and few-shot examples) are prewarmed
+/// once; each note then costs only its own tokens.
+public final class NoteAnalyzer: NoteAnalyzing {
+    public let model: LanguageModel
+    private let session: LanguageModelSession
+
+    /// Long notes: the model sees the first `maximumNoteCharacters` characters (a note's point is
+    /// nearly always at its start), then a line saying the rest was cut. Checklist items from the
+    /// whole note are still added as tasks (see `withChecklistItems`).
+    public static let maximumNoteCharacters = 2_400
+    static let promptPrefix = "Created: "
+
+    public init(model: LanguageModel) {
+        self.model = model
+        session = LanguageModelSession(model: model, instructions: NoteAnalyzer.instructions)
+    }
+
+    /// Changes when the model file, the prompt or the schema changes.
+    public var analyzerVersion: String {
+        // The file's size stands for its identity: cheap (no load), and it differs between models.
+        let identity = FileSystem.identity(of: model.configuration.modelPath).map { String($0.size) } ?? "missing"
+        let fingerprint = ContentHash.of(NoteAnalyzer.instructions + "\u{0}" + GeneratedAnalysis.generationSchema.jsonSchema.jsonString
+                                         + "\u{0}" + String(NoteAnalyzer.maximumNoteCharacters))
+        return modelName + "@" + identity + "/" + fingerprint.prefix(8)
+    }
+
+    /// The model file's name, stored with each analysis for display.
+    public var modelName: String {
+        String(model.configuration.modelPath.split(separator: "/").last ?? "model")
+    }
+
+    public func unavailableReason() -> String? {
+        if case let .unavailable(reason) = model.availability { return reason }
+        return nil
+    }
+
+    public func prewarm() async throws {
+        try await session.prewarm(promptPrefix: NoteAnalyzer.promptPrefix, schema: GeneratedAnalysis.generationSchema, includeSchemaInPrompt: false)
+    }
+
+    public func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis {
+        let prompt = NoteAnalyzer.prompt(for: note, today: today)
+        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 320)
+        let generated: GeneratedAnalysis
+        if let partial {
+            var last: ResponseSnapshot?
+            for try await snapshot in session.streamResponse(to: prompt, generating: GeneratedAnalysis.self, includeSchemaInPrompt: false, options: options) {
+                partial(snapshot.rawContent)
+                last = snapshot
+            }
+            guard let last else { throw GenerationError.decodingFailure("the model produced nothing") }
+            generated = try last.value(GeneratedAnalysis.self)
+        } else {
+            generated = try await session.respond(to: prompt, generating: GeneratedAnalysis.self, includeSchemaInPrompt: false, options: options).content
+        }
+        return Analysis(category: generated.category, urgency: generated.urgency,
+                        tasks: NoteAnalyzer.withChecklistItems(generated.tasks, from: note.body).map { TaskItem(text: $0) },
+                        summary: NoteAnalyzer.limitWords(generated.summary, to: GeneratedAnalysis.maximumSummaryWords),
+                        model: modelName, analyzedAt: today, analyzerVersion: analyzerVersion, contentHash: note.contentHash)
+    }
+
+    /// The user message: the dates the model needs for relative deadlines, then the note.
+    public static func prompt(for note: Note, today: Timestamp) -> String {
+        var text = note.title == NoteText.title(from: note.body) ? note.body : note.title + "\n" + note.body
+        if text.count > maximumNoteCharacters {
+            text = String(text.prefix(maximumNoteCharacters)) + "\n[the rest of the note is cut]"
+        }
+        return promptPrefix + note.created.day + "\nToday: " + today.day + "\nNote:\n" + text
+    }
+
+    /// Unchecked `- [ ]` / `* [ ]` items and `TODO:` lines, in order, as the user wrote them.
+    public static func checklistItems(in body: String) -> [String] {
+        var items: [String] = []
+        for line in body.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingWhitespace()
+            for marker in ["- [ ] ", "* [ ] ", "+ [ ] "] where trimmed.hasPrefix(marker) {
+                items.append(String(trimmed.dropFirst(marker.count)).trimmingWhitespace())
+            }
+            if let range = trimmed.firstRange(of: "TODO:") ?? trimmed.firstRange(of: "TODO ") {
+                let item = String(trimmed[range.upperBound...]).trimmingWhitespace()
+                if !item.isEmpty { items.append(item) }
+            }
+        }
+        return items.filter { !$0.isEmpty }
+    }
+
+    /// The model's tasks, with every explicit checklist item that none of them covers added:
+    /// explicit items always become tasks. Explicit items first when over the limit.
+    static func withChecklistItems(_ tasks: [String], from body: String) -> [String] {
+        let explicit = checklistItems(in: body)
+        var result = tasks.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        var missing: [String] = []
+        for item in explicit where !result.contains(where: { TaskText.covers($0, item) }) { missing.append(item) }
+        if result.count + missing.count > GeneratedAnalysis.maximumTasks {
+            let covered = result.filter { task in explicit.contains { TaskText.covers(task, $0) } }
+            let others = result.filter { task in !explicit.contains { TaskText.covers(task, $0) } }
+            result = covered + missing + others
+        } else {
+            result += missing
+        }
+        var seen = Set<String>()
+        return Array(result.filter { seen.insert($0.lowercased()).inserted }.prefix(GeneratedAnalysis.maximumTasks))
+    }
+
+    static func limitWords(_ text: String, to limit: Int) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        guard words.count > limit else { return text.trimmingWhitespace() }
+        return words.prefix(limit).joined(separator: " ")
+    }
+}
+
+/// When a generated task says the same as a checklist item: it shares at least half of the
+/// item's content words.
+enum TaskText {
+    static let stopWords: Set<String> = ["a", "an", "the", "to", "of", "and", "or", "for", "in", "on", "at", "by", "with", "my", "your", "it", "is", "be"]
+
+    static func contentWords(_ text: String) -> Set<String> {
+        Set(text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init).filter { !stopWords.contains($0) })
+    }
+
+    static func covers(_ task: String, _ item: String) -> Bool {
+        let wanted = contentWords(item)
+        guard !wanted.isEmpty else { return task.lowercased() == item.lowercased() }
+        return wanted.intersection(contentWords(task)).count * 2 >= wanted.count
+    }
+}

@@ -1,0 +1,9 @@
+// The analyzer the commands use: the local model named by the environment and configuration.
+import AI
+import Notes
+
+enum Analyzers {
+    static func make(context: Context) -> NoteAnalyzer {
+        NoteAnalyzer(model: LanguageModel(configuration: .fromEnvironment(context.environment)))
+    }
+}
