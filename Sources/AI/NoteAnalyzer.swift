@@ -1,5 +1,8 @@
 // Note analysis on the local model: a category, an urgency, tasks and a summary for each note.
 import Notes
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the model generates for a note, in this property order: the category and urgency come
 /// first so that the tasks and summary are written knowing them.
@@ -62,9 +65,14 @@ public final class NoteAnalyzer: NoteAnalyzing {
         return modelName + "@" + identity + "/" + fingerprint.prefix(8)
     }
 
-    /// The model file's name, stored with each analysis for display.
+    /// The model file's name (through symbolic links), stored with each analysis for display.
     public var modelName: String {
-        String(model.configuration.modelPath.split(separator: "/").last ?? "model")
+        var path = model.configuration.modelPath
+        if let resolved = realpath(path, nil) {
+            path = String(cString: resolved)
+            free(resolved)
+        }
+        return String(path.split(separator: "/").last ?? "model")
     }
 
     public func unavailableReason() -> String? {

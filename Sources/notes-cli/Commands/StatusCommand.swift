@@ -16,6 +16,11 @@ struct StatusCommand: NotesCommand {
         let store = try context.store()
         let counts = try store.counts()
         let schema = Int(try store.database.scalarInt("PRAGMA user_version") ?? 0)
+        // Cheap checks only (file, library): status never loads the model.
+        let analyzer = Analyzers.make(context: context)
+        let pending = try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
+        let unavailable = analyzer.unavailableReason()
+        let daemon = DaemonLock.runningPID(home: context.home)
         if json {
             context.terminal.emit(.object([
                 ("home", .string(context.home)),
@@ -24,6 +29,9 @@ struct StatusCommand: NotesCommand {
                 ("notes", .int(counts.notes)),
                 ("deleted", .int(counts.deleted)),
                 ("tags", .int(counts.tags)),
+                ("pending_analysis", .int(pending)),
+                ("model", .string(unavailable.map { "unavailable: \($0)" } ?? "available")),
+                ("daemon_pid", daemon.map { .int(Int($0)) } ?? .null),
             ]))
             return
         }
@@ -31,5 +39,7 @@ struct StatusCommand: NotesCommand {
         terminal.print("Notebook   \(context.home)")
         terminal.print("Database   \(context.databasePath) (schema \(schema))")
         terminal.print("Notes      \(counts.notes) (\(counts.deleted) deleted), \(counts.tags) tags")
+        terminal.print("Analysis   \(pending) pending; model " + (unavailable.map { "unavailable: \($0)" } ?? "available"))
+        terminal.print("Daemon     " + (daemon.map { "running (pid \($0))" } ?? "not running"))
     }
 }

@@ -7,7 +7,8 @@ enum NotesCLI {
     static var commands: [any NotesCommand.Type] {[
         AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self,
         SearchCommand.self, TagsCommand.self, ExportCommand.self, ImportCommand.self, StatusCommand.self,
-        DaemonCommand.self,
+        AnalyzeCommand.self, TasksCommand.self, DoneCommand.self, UndoneCommand.self, SetCommand.self, ModelCommand.self,
+        DaemonCommand.self, RemoteCommand.self, SyncCommand.self, ConflictsCommand.self, LogCommand.self,
     ]}
 
     static let version = "0.1.0"

@@ -1,0 +1,25 @@
+// `notes model`: which local model analyses notes, and whether it can.
+import AI
+import Notes
+
+struct ModelCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "model",
+        abstract: "Show the local model: availability, file, size, parameters, context, chat template.",
+        discussion: "NOTES_MODEL selects another GGUF file; NOTES_LLAMA_LIBRARY another libllama.",
+        options: [.json]
+    )
+
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        _ = try arguments.requirePositionals([])
+        json = arguments.has("json")
+    }
+
+    func run(_ context: Context) throws {
+        let analyzer = Analyzers.make(context: context)
+        let info = analyzer.model.info()
+        context.terminal.print(json ? info.jsonString : info.description + "\nAnalyzer:     \(analyzer.analyzerVersion)")
+    }
+}

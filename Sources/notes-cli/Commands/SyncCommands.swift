@@ -1,0 +1,284 @@
+// `notes remote`, `notes sync`, `notes conflicts`, `notes log`: git sync through a remote you own.
+import Notes
+import Storage
+import Sync
+
+extension Context {
+    var syncRepositoryPath: String { home + "/repo" }
+
+    /// The sync engine over this notebook; creates `$NOTES_HOME/repo` on first use.
+    func syncEngine() throws -> SyncEngine {
+        try SyncEngine(repositoryPath: syncRepositoryPath, notebook: try store())
+    }
+
+    /// ssh keys and known_hosts: NOTES_SSH_KEY, else ~/.ssh/id_ed25519 or id_rsa when present,
+    /// else ssh-agent alone; NOTES_SSH_KNOWN_HOSTS, else ~/.ssh/known_hosts.
+    var sshCredentials: RemoteCredentials {
+        let ssh = (environment["HOME"] ?? "") + "/.ssh"
+        let key = environment["NOTES_SSH_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ["id_ed25519", "id_rsa", "id_ecdsa"].map { ssh + "/" + $0 }.first { FileSystem.exists($0) }
+        let publicKey = key.map { $0 + ".pub" }.flatMap { FileSystem.exists($0) ? $0 : nil }
+        return RemoteCredentials(privateKey: key, publicKey: publicKey, passphrase: environment["NOTES_SSH_PASSPHRASE"],
+                                 knownHosts: environment["NOTES_SSH_KNOWN_HOSTS"] ?? ssh + "/known_hosts")
+    }
+}
+
+struct RemoteCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "remote",
+        abstract: "List, add or remove sync remotes.",
+        usage: "[add <name> <url> | remove <name>] [--json]",
+        discussion: """
+            A remote is a git repository you own: a path or file:// URL to a bare repository (a USB
+            disk, a mounted share), or ssh://user@host/path/notes.git on your own server. Create a
+            bare repository there first: git init --bare notes.git
+            """,
+        options: [.json],
+        positionals: [PositionalSpec(name: "action", help: "add NAME URL, or remove NAME; nothing lists the remotes.", optional: true, repeating: true)]
+    )
+
+    enum Action { case list, add(name: String, url: String), remove(name: String) }
+    let action: Action
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        json = arguments.has("json")
+        switch arguments.positionals.first {
+        case nil: action = .list
+        case "add":
+            guard arguments.positionals.count == 3 else { throw UsageError(message: "usage: notes remote add <name> <url>") }
+            let name = arguments.positionals[1]
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                throw UsageError(message: "'\(name)' is not a remote name (letters, digits, - and _)")
+            }
+            action = .add(name: name, url: arguments.positionals[2])
+        case "remove", "rm":
+            guard arguments.positionals.count == 2 else { throw UsageError(message: "usage: notes remote remove <name>") }
+            action = .remove(name: arguments.positionals[1])
+        case let other?:
+            throw UsageError(message: "unknown action '\(other)' (add, remove, or nothing to list)")
+        }
+    }
+
+    func run(_ context: Context) throws {
+        let engine = try context.syncEngine()
+        switch action {
+        case .list:
+            let remotes = try engine.remotes()
+            if json {
+                context.terminal.emit(.array(remotes.map { .object([("name", .string($0.name)), ("url", .string($0.url))]) }))
+            } else if remotes.isEmpty {
+                context.terminal.printError("No remotes. Add one with: notes remote add origin /path/to/notes.git")
+            } else {
+                for remote in remotes { context.terminal.print("\(remote.name)\t\(remote.url)") }
+            }
+        case let .add(name, url):
+            try engine.addRemote(name: name, url: url)
+            context.terminal.printError("Added remote \(name) (\(url)). Run 'notes sync' to sync with it.")
+        case let .remove(name):
+            try engine.removeRemote(name: name)
+            context.terminal.printError("Removed remote \(name).")
+        }
+    }
+}
+
+struct SyncCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "sync",
+        abstract: "Merge this notebook with a remote's and push the result.",
+        discussion: """
+            Exports what changed here, fetches, merges note by note (both versions survive when
+            the same lines changed: see 'notes conflicts'), imports the result, then pushes. With
+            one remote, or one named origin, the name can be left out.
+            """,
+        options: [
+            .flag("--allow-deletes", help: "Allow a sync that deletes more than 50 notes or a quarter of them."),
+            .json,
+        ],
+        positionals: [PositionalSpec(name: "remote", help: "The remote to sync with.", optional: true)]
+    )
+
+    let remote: String?
+    let allowDeletes: Bool
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        guard arguments.positionals.count <= 1 else { throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'") }
+        remote = arguments.positionals.first
+        allowDeletes = arguments.has("allow-deletes")
+        json = arguments.has("json")
+    }
+
+    func run(_ context: Context) throws {
+        let engine = try context.syncEngine()
+        let name = try remote ?? SyncCommand.defaultRemote(engine)
+        let terminal = context.terminal
+        let showSteps = terminal.err.isTerminal && !json
+        let summary = try engine.sync(remote: name, options: SyncOptions(allowDeletes: allowDeletes, credentials: context.sshCredentials)) { step in
+            if showSteps { LiveLine.shared.show("Syncing with \(name): \(step.rawValue)…") }
+        }
+        if showSteps { LiveLine.shared.finish() }
+        if json {
+            terminal.print(summary.json)
+            return
+        }
+        terminal.print("Synced with \(name): \(summary.sent) sent, \(summary.received) received, \(summary.merged) merged, \(summary.conflicted) conflicted")
+        if summary.conflicted > 0 { terminal.printError("See 'notes conflicts' to review the notes that changed on both sides.") }
+    }
+
+    static func defaultRemote(_ engine: SyncEngine) throws -> String {
+        let remotes = try engine.remotes()
+        if remotes.isEmpty { throw CommandFailure("no remote to sync with; add one with: notes remote add origin /path/to/notes.git") }
+        if remotes.count == 1 { return remotes[0].name }
+        if remotes.contains(where: { $0.name == "origin" }) { return "origin" }
+        throw CommandFailure("several remotes (\(remotes.map(\.name).joined(separator: ", "))): name the one to sync with")
+    }
+}
+
+struct ConflictsCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "conflicts",
+        abstract: "List, show and resolve notes that changed on two machines at once.",
+        usage: "[<id> [--keep note|copy | --edit]] [--json]",
+        discussion: """
+            Without an id, lists the flagged notes. With an id, shows both versions; --keep note
+            keeps this note and drops the copy, --keep copy takes the other version, --edit opens
+            both in $EDITOR to write the merged note yourself.
+            """,
+        options: [
+            .value("--keep", placeholder: "note|copy", help: "Resolve by keeping one version."),
+            .flag("-e", "--edit", help: "Resolve by editing both versions into one."),
+            .json,
+        ],
+        positionals: [PositionalSpec(name: "id", help: "A flagged note.", optional: true)]
+    )
+
+    let reference: String?
+    let keep: String?
+    let edit: Bool
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        guard arguments.positionals.count <= 1 else { throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'") }
+        reference = arguments.positionals.first
+        keep = arguments.value("keep")
+        edit = arguments.has("edit")
+        json = arguments.has("json")
+        if let keep, keep != "note", keep != "copy" { throw UsageError(message: "--keep takes 'note' or 'copy'") }
+        if keep != nil, edit { throw UsageError(message: "choose --keep or --edit, not both") }
+        if reference == nil, keep != nil || edit { throw UsageError(message: "name the note to resolve") }
+    }
+
+    func run(_ context: Context) throws {
+        let engine = try context.syncEngine()
+        let conflicts = try engine.conflicts()
+        let terminal = context.terminal
+        guard let reference else {
+            if json {
+                terminal.emit(.array(conflicts.map(ConflictsCommand.json)))
+            } else if conflicts.isEmpty {
+                terminal.printError("No conflicts.")
+            } else {
+                for conflict in conflicts {
+                    terminal.print(terminal.yellow(String(conflict.id.rawValue.prefix(13))) + "  " + ConflictsCommand.describe(conflict.kind) + "  " + (conflict.note?.title ?? "(deleted)"))
+                }
+            }
+            return
+        }
+        let hex = NoteID.hexDigits(reference) ?? ""
+        let matches = conflicts.filter { $0.id.rawValue.replacingOccurrences("-", with: "").hasPrefix(hex) && !hex.isEmpty }
+        guard matches.count == 1, let conflict = matches.first else {
+            throw CommandFailure(matches.isEmpty ? "no conflict for '\(reference)'; see 'notes conflicts'" : "'\(reference)' matches several conflicts; type more of the id")
+        }
+        if let keep {
+            try engine.resolveConflict(conflict.id, keep == "note" ? .keepNote : .keepCopy, at: Clock.now())
+            terminal.printError("Resolved: kept the \(keep == "note" ? "note" : "other version").")
+        } else if edit {
+            let merged = [conflict.note?.body, conflict.copy?.body].compactMap { $0 }.joined(separator: "\n\n")
+            let text = try NoteInput.decode(try Editor.edit(merged + "\n", environment: context.environment, terminal: terminal))
+            let body = NoteInput.normalizedBody(text)
+            guard !body.isEmpty else { throw CommandFailure("the merged note is empty; nothing was resolved") }
+            let tags = Tags.normalized((conflict.note?.tags ?? []) + (conflict.copy?.tags ?? []) + Tags.inText(body))
+            try engine.resolveConflict(conflict.id, .edited(title: NoteText.title(from: body), body: body, tags: tags), at: Clock.now())
+            terminal.printError("Resolved with your edited version.")
+        } else if json {
+            terminal.emit(ConflictsCommand.json(conflict))
+        } else {
+            terminal.print(terminal.bold(ConflictsCommand.describe(conflict.kind)))
+            terminal.print(terminal.bold("--- this note (--keep note)"))
+            terminal.print(conflict.note?.body ?? "(deleted)")
+            if conflict.copy != nil || ConflictsCommand.hasCopy(conflict.kind) {
+                terminal.print(terminal.bold("--- the other version (--keep copy)"))
+                terminal.print(conflict.copy?.body ?? "(deleted)")
+            }
+        }
+    }
+
+    static func hasCopy(_ kind: ConflictKind) -> Bool {
+        if case .editedOnBoth = kind { return true }
+        return false
+    }
+
+    static func describe(_ kind: ConflictKind) -> String {
+        switch kind {
+        case .editedOnBoth: "edited on two machines"
+        case .editBeatDelete: "edited on one machine, deleted on another (the edit was kept)"
+        }
+    }
+
+    static func json(_ conflict: NoteConflict) -> JSON {
+        .object([
+            ("id", .string(conflict.id.rawValue)),
+            ("kind", .string(hasCopy(conflict.kind) ? "edited-on-both" : "edit-beat-delete")),
+            ("note", conflict.note.map { $0.json(analysis: nil) } ?? .null),
+            ("copy", conflict.copy.map { $0.json(analysis: nil) } ?? .null),
+        ])
+    }
+}
+
+struct LogCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "log",
+        abstract: "Show a note's history from the sync repository.",
+        discussion: "Every synced version of the note, newest first (changes not yet synced are not in it).",
+        options: [.json],
+        positionals: [PositionalSpec(name: "id", help: "The note's id or any unique prefix of it.")]
+    )
+
+    let reference: String
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        reference = try arguments.requirePositionals(["id"])[0]
+        json = arguments.has("json")
+    }
+
+    func run(_ context: Context) throws {
+        let store = try context.store()
+        let id: NoteID
+        if let full = NoteID(reference) { id = full } else { id = try store.resolve(reference) }
+        let revisions = try context.syncEngine().history(of: id)
+        let terminal = context.terminal
+        if json {
+            terminal.emit(.array(revisions.map { revision in
+                var pairs: [(String, JSON)] = [("commit", .string(revision.commit)), ("time", .string(revision.time.iso8601)), ("message", .string(revision.message))]
+                switch revision.state {
+                case let .live(note): pairs.append(("note", note.json(analysis: nil)))
+                case let .deleted(at): pairs.append(("deleted", .string(at.iso8601)))
+                case .absent: pairs.append(("absent", .bool(true)))
+                }
+                return .object(pairs)
+            }))
+            return
+        }
+        if revisions.isEmpty { terminal.printError("No synced history for this note yet (run 'notes sync').") }
+        for revision in revisions {
+            let what: String = switch revision.state {
+            case let .live(note): note.title + "  (" + String(note.body.count) + " characters)"
+            case .deleted: "deleted"
+            case .absent: "not in this commit"
+            }
+            terminal.print(terminal.yellow(String(revision.commit.prefix(10))) + "  " + terminal.dim(revision.time.iso8601) + "  " + what)
+        }
+    }
+}

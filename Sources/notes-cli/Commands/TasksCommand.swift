@@ -1,0 +1,100 @@
+// `notes tasks`, `notes done`, `notes undone`: the tasks the analyses found, across notes.
+import Notes
+import Storage
+
+struct TasksCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "tasks",
+        abstract: "List open tasks across notes, most urgent first, then oldest.",
+        discussion: "Each task has a reference ID:N (its note and its number) for 'notes done' and 'notes undone'.",
+        options: [.flag("--all", help: "Include tasks marked done."), .json]
+    )
+
+    let includeDone: Bool
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        _ = try arguments.requirePositionals([])
+        includeDone = arguments.has("all")
+        json = arguments.has("json")
+    }
+
+    func run(_ context: Context) throws {
+        let store = try context.store()
+        let entries = try store.tasks(includeDone: includeDone)
+        let terminal = context.terminal
+        if json {
+            terminal.emit(.array(entries.map { entry in
+                .object([
+                    ("note", .string(entry.noteID.rawValue)), ("number", .int(entry.index + 1)), ("text", .string(entry.task.text)),
+                    ("done", .bool(entry.task.done)), ("urgency", .int(entry.urgency)), ("note_title", .string(entry.noteTitle)),
+                ])
+            }))
+            return
+        }
+        if entries.isEmpty {
+            terminal.printError(includeDone ? "No tasks yet." : "No open tasks.")
+            return
+        }
+        let short = try context.shortIDs(for: Array(Set(entries.map(\.noteID))))
+        for entry in entries {
+            let reference = (short[entry.noteID] ?? entry.noteID.rawValue) + ":\(entry.index + 1)"
+            terminal.print("[\(entry.task.done ? "x" : " ")] \(entry.urgency)  \(entry.task.text)  " + terminal.dim(reference + "  " + entry.noteTitle))
+        }
+    }
+}
+
+struct DoneCommand: NotesCommand {
+    static let configuration = markConfiguration(name: "done", abstract: "Mark a task done.")
+    let reference: TaskReference
+    init(arguments: ParsedArguments) throws(UsageError) { reference = try TaskReference(arguments) }
+    func run(_ context: Context) throws { try reference.mark(done: true, context) }
+}
+
+struct UndoneCommand: NotesCommand {
+    static let configuration = markConfiguration(name: "undone", abstract: "Mark a task open again.")
+    let reference: TaskReference
+    init(arguments: ParsedArguments) throws(UsageError) { reference = try TaskReference(arguments) }
+    func run(_ context: Context) throws { try reference.mark(done: false, context) }
+}
+
+private func markConfiguration(name: String, abstract: String) -> CommandConfiguration {
+    CommandConfiguration(
+        name: name, abstract: abstract,
+        usage: "<id>:<n> | <id> <n>",
+        discussion: "The reference is the note's id (or a unique prefix) and the task's number, as 'notes tasks' shows them.",
+        positionals: [PositionalSpec(name: "ref", help: "ID:N, or ID and N.")]
+    )
+}
+
+/// `01a227a8-51:2`, or the note and the number as two arguments.
+struct TaskReference {
+    let note: String
+    let number: Int
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let parts: [String]
+        switch arguments.positionals.count {
+        case 1: parts = arguments.positionals[0].split(whereSeparator: { $0 == ":" || $0 == "#" || $0 == "/" }).map(String.init)
+        case 2: parts = arguments.positionals
+        case 0: throw UsageError(message: "missing <ref> (for example 01a227a8-51:2)")
+        default: throw UsageError(message: "unexpected argument '\(arguments.positionals[2])'")
+        }
+        guard parts.count == 2, let number = Int(parts[1]), number >= 1 else {
+            throw UsageError(message: "'\(arguments.positionals.joined(separator: " "))' is not a task reference (for example 01a227a8-51:2)")
+        }
+        note = parts[0]
+        self.number = number
+    }
+
+    func mark(done: Bool, _ context: Context) throws {
+        let store = try context.store()
+        let id = try store.resolve(note)
+        guard let analysis = try store.analysis(for: id) else { throw NoteStoreError.notAnalysed(id.rawValue) }
+        guard number <= analysis.tasks.count else {
+            throw CommandFailure("note \(id.rawValue.prefix(13)) has \(analysis.tasks.count) task\(analysis.tasks.count == 1 ? "" : "s"), not \(number)")
+        }
+        try store.setTaskDone(id, index: number - 1, done: done)
+        context.terminal.printError((done ? "Done: " : "Open again: ") + analysis.tasks[number - 1].text)
+    }
+}
