@@ -67,6 +67,12 @@ extension NoteStore: NotebookPort {
         }
     }
 
+    /// Notes written since the last sync's import (all of them before the first sync).
+    public func unsyncedChangeCount() throws -> Int {
+        let since = try checkpoint()?.version.rawValue ?? -1
+        return Int(try database.scalarInt("SELECT count(*) FROM notes WHERE version > ?", [since]) ?? 0)
+    }
+
     public func checkpoint() throws -> SyncCheckpoint? {
         guard let commit = try database.scalarText("SELECT value FROM sync_state WHERE key = ?", [NoteStore.checkpointCommitKey]),
               let version = try database.scalarText("SELECT value FROM sync_state WHERE key = ?", [NoteStore.checkpointVersionKey]),

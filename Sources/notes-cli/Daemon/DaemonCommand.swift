@@ -12,13 +12,15 @@ struct DaemonCommand: NotesCommand {
         usage: "[status] [--once] [--json]",
         discussion: """
             Prewarms the model, then analyses every note that has no analysis of its current text,
-            oldest change first, and waits for changes without polling. One daemon per notebook.
+            oldest change first, and waits for changes without polling. With a sync remote, it also
+            syncs on an interval and shortly after local changes. One daemon per notebook.
             SIGTERM or SIGINT stops it cleanly; after a crash or kill -9 the next start resumes.
             'notes daemon status' tells whether one runs and how many notes are pending.
             See contrib/notes-daemon.service to run it as a systemd user service.
             """,
         options: [
             .flag("--once", help: "Analyse what is pending, then exit."),
+            .value("--sync-interval", placeholder: "seconds", help: "With a sync remote: sync this often (default 300), and 10 s after local changes."),
             .json,
         ],
         positionals: [PositionalSpec(name: "status", help: "Show whether a daemon runs, instead of running one.", optional: true)]
@@ -27,6 +29,7 @@ struct DaemonCommand: NotesCommand {
     let statusOnly: Bool
     let once: Bool
     let json: Bool
+    let syncInterval: Int64
 
     init(arguments: ParsedArguments) throws(UsageError) {
         switch arguments.positionals {
@@ -36,6 +39,12 @@ struct DaemonCommand: NotesCommand {
         }
         once = arguments.has("once")
         json = arguments.has("json")
+        if let text = arguments.value("sync-interval") {
+            guard let seconds = Int64(text), seconds >= 10 else { throw UsageError(message: "--sync-interval takes a number of seconds, at least 10") }
+            syncInterval = seconds * 1000
+        } else {
+            syncInterval = 300_000
+        }
         if json, !statusOnly { throw UsageError(message: "--json goes with 'notes daemon status'") }
     }
 
@@ -44,39 +53,46 @@ struct DaemonCommand: NotesCommand {
         let store = try context.store()
         let watcher = try ChangeWatcher(directory: context.home, fileNames: [NoteStore.databaseFileName, NoteStore.databaseFileName + "-wal"])
         let lock = try DaemonLock(home: context.home)
+        defer { withExtendedLifetime(lock) {} }
         let log = DaemonLog(terminal: context.terminal, environment: context.environment)
         let analyzer = Analyzers.make(context: context)
         log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
         var worker = AnalysisWorker(store: store, analyzer: analyzer, log: log)
+        var syncer = AutoSync(context: context, log: log, interval: syncInterval)
         var waitingReason: String?
+        var nextAvailabilityCheck: Int64 = 0
         while true {
             if let signal = watcher.pendingSignal() {
                 log.info("stopping on signal \(signal)")
                 break
             }
-            if !worker.ready {
+            let now = Clock.now().milliseconds
+            if !worker.ready, now >= nextAvailabilityCheck {
                 if let reason = analyzer.unavailableReason() {
                     if reason != waitingReason {
-                        log.warning("waiting: \(reason); \(try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)) notes pending")
+                        log.warning("waiting for the model: \(reason); \(try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)) notes pending")
                         waitingReason = reason
                     }
-                    if once { break }
-                    if case let .signal(signal) = watcher.wait(milliseconds: 60_000) {
-                        log.info("stopping on signal \(signal)")
-                        break
-                    }
-                    continue
+                    nextAvailabilityCheck = now + 60_000
+                } else {
+                    try worker.prewarm()
                 }
-                try worker.prewarm()
             }
-            if try worker.analyzeNext() { continue }
+            if !once { try syncer.runIfDue(store: store) }
+            if worker.ready, try worker.analyzeNext() { continue }
             if once { break }
-            if case let .signal(signal) = watcher.wait(milliseconds: -1) {
+            let deadlines = [syncer.nextDeadline, worker.ready ? nil : nextAvailabilityCheck].compactMap { $0 }
+            let timeout = deadlines.min().map { Int32(clamping: max(0, $0 - Clock.now().milliseconds)) } ?? -1
+            switch watcher.wait(milliseconds: timeout) {
+            case let .signal(signal):
                 log.info("stopping on signal \(signal)")
+                return log.info("stopped")
+            case .changed:
+                try syncer.noteLocalChange(store: store)
+            case .timeout:
                 break
             }
         }
-        _ = lock
         log.info("stopped")
     }
 

@@ -1,0 +1,58 @@
+// The daemon's syncing: on an interval, and a little after local changes (debounced), one at a
+// time (the engine's lock also keeps a manual `notes sync` from running at the same moment).
+import Notes
+import Storage
+import Sync
+
+struct AutoSync {
+    let context: Context
+    let log: DaemonLog
+    let interval: Int64
+    /// How long the notebook must stay quiet after a local change before it is synced.
+    static let debounce: Int64 = 10_000
+
+    private var nextInterval: Int64
+    private var afterChange: Int64?
+    private var lastFailure: String?
+
+    init(context: Context, log: DaemonLog, interval: Int64) {
+        self.context = context
+        self.log = log
+        self.interval = interval
+        nextInterval = Clock.now().milliseconds + 2_000
+    }
+
+    /// When the next sync is due, or nil when there is no remote.
+    var nextDeadline: Int64? {
+        guard hasRemote else { return nil }
+        return min(nextInterval, afterChange ?? .max)
+    }
+
+    private var hasRemote: Bool { FileSystem.exists(context.syncRepositoryPath) && ((try? context.syncEngine().remotes().isEmpty) == false) }
+
+    /// A write reached the database: sync soon if it was a local change not yet synced (a
+    /// sync's own import, or nothing new, does not count, or syncing would never stop).
+    mutating func noteLocalChange(store: NoteStore) throws {
+        guard try store.unsyncedChangeCount() > 0 else { return }
+        afterChange = Clock.now().milliseconds + AutoSync.debounce
+    }
+
+    mutating func runIfDue(store: NoteStore) throws {
+        guard let deadline = nextDeadline, Clock.now().milliseconds >= deadline else { return }
+        afterChange = nil
+        nextInterval = Clock.now().milliseconds + interval
+        do {
+            let engine = try context.syncEngine()
+            let remote = try SyncCommand.defaultRemote(engine)
+            let summary = try engine.sync(remote: remote, options: SyncOptions(credentials: context.sshCredentials))
+            if summary.sent + summary.received + summary.conflicted > 0 || lastFailure != nil {
+                log.info("synced with \(remote): \(summary.sent) sent, \(summary.received) received, \(summary.merged) merged, \(summary.conflicted) conflicted")
+            }
+            lastFailure = nil
+        } catch {
+            let message = NotesCLI.describe(error, context: context)
+            if message != lastFailure { log.error("sync failed (retrying every \(interval / 1000) s): \(message)") }
+            lastFailure = message
+        }
+    }
+}
