@@ -26,10 +26,13 @@ let package = Package(
             dependencies: ["Notes", "CSQLite"],
             plugins: ["EmbedMigrations"]
         ),
-        .target(name: "AI", dependencies: ["Notes", "CLlama", "CLoader"]),
+        // Optimised even in debug builds: guided decoding walks a 49k-token trie per step, and
+        // unoptimised it makes the model tests (and a debug `notes daemon`) twenty times slower.
+        .target(name: "AI", dependencies: ["Notes", "CLlama", "CLoader"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "Sync", dependencies: ["Notes", "CGit2"]),
         .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync"]),
         .executableTarget(name: "ai-bench", dependencies: ["AI"], path: "bench/ai/Sources"),
+        .executableTarget(name: "analysis-eval", dependencies: ["AI", "Notes"], path: "bench/analysis/Sources"),
 
         // Build-time tool that turns migrations/*.sql into Swift source.
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),

@@ -33,6 +33,12 @@ final class ChangeWatcher {
         }
         signals = ends[0]
         signalPipe = ends[1]
+        // A parent may have started us with these blocked (a signal mask is inherited across
+        // exec): unblock them, or a SIGTERM would never arrive.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for caught in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, caught) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         for caught in [SIGTERM, SIGINT, SIGHUP] {
             // Only async-signal-safe work in the handler: one write(2).
             signal(caught) { number in

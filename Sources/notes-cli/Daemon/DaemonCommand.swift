@@ -57,7 +57,7 @@ struct DaemonCommand: NotesCommand {
         let log = DaemonLog(terminal: context.terminal, environment: context.environment)
         let analyzer = Analyzers.make(context: context)
         log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
-        var worker = AnalysisWorker(store: store, analyzer: analyzer, log: log)
+        var worker = AnalysisWorker(store: store, analyzer: analyzer, log: log, environment: context.environment)
         var syncer = AutoSync(context: context, log: log, interval: syncInterval)
         var waitingReason: String?
         var nextAvailabilityCheck: Int64 = 0
@@ -123,11 +123,15 @@ struct AnalysisWorker {
     private(set) var ready = false
     /// Notes whose current content failed to analyse in this process: not retried until edited.
     private var failed: Set<String> = []
+    /// For the end-to-end tests only: a pause between analysing and storing, so that a test can
+    /// edit the note meanwhile and see the stale result refused (NOTES_TEST_STORE_DELAY_MS).
+    private let storeDelay: UInt32
 
-    init(store: NoteStore, analyzer: any NoteAnalyzing, log: DaemonLog) {
+    init(store: NoteStore, analyzer: any NoteAnalyzing, log: DaemonLog, environment: [String: String]) {
         self.store = store
         self.analyzer = analyzer
         self.log = log
+        storeDelay = environment["NOTES_TEST_STORE_DELAY_MS"].flatMap { UInt32($0) } ?? 0
     }
 
     mutating func prewarm() throws {
@@ -145,9 +149,11 @@ struct AnalysisWorker {
               let note = try store.note(id) else { return false }
         let started = Clock.now().milliseconds
         let analyzer = self.analyzer
+        log.info("analysing \(id.rawValue.prefix(13))")
         do {
             let analysis = try waitFor { try await analyzer.analyze(note, today: Clock.now(), partial: nil) }
             let elapsed = Clock.now().milliseconds - started
+            if storeDelay > 0 { usleep(storeDelay * 1000) }
             if try store.saveAnalysis(analysis, for: id) {
                 log.info("analysed \(id.rawValue.prefix(13)) in \(elapsed) ms: \(analysis.category.rawValue), urgency \(analysis.urgency), \(analysis.tasks.count) tasks")
             } else {

@@ -1,0 +1,147 @@
+// The daemon through the built binary: one per notebook, clean stops, pick-up, stale results
+// refused, and nothing lost to kill -9.
+import Foundation
+import Testing
+
+/// A `notes daemon` process whose log (stderr) goes to a file the test can read.
+final class DaemonProcess {
+    let process = Process()
+    let logPath: String
+
+    init(_ notebook: Notebook, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        logPath = notebook.root + "/daemon-\(UUID().uuidString.prefix(8)).log"
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Notebook.binary)
+        process.arguments = ["daemon"] + arguments
+        var env = ["NOTES_HOME": notebook.home, "PATH": "/usr/bin:/bin", "HOME": notebook.root]
+        if let deps = ProcessInfo.processInfo.environment["NOTES_DEPS"] { env["NOTES_DEPS"] = deps }
+        env.merge(environment) { $1 }
+        process.environment = env
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Waits until the log contains `text` `count` times; false on timeout or exit.
+    @discardableResult
+    func waitForLog(_ text: String, count: Int = 1, seconds: Double = 180) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if log.components(separatedBy: text).count - 1 >= count { return true }
+            if !process.isRunning { return log.components(separatedBy: text).count - 1 >= count }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    func stop(signal: Int32 = SIGTERM) -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// Analysis needs the real model, which CI installs; say so plainly when it is missing.
+let modelInstalled = FileManager.default.fileExists(atPath: (ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps") + "/default-model.gguf")
+
+@Suite(.serialized) struct DaemonTests {
+    @Test func oneDaemonPerNotebookAndACleanStop() throws {
+        let notebook = Notebook()
+        _ = try notebook.add("a note")
+        let daemon = try DaemonProcess(notebook, environment: ["NOTES_MODEL": notebook.root + "/missing.gguf"])
+        #expect(daemon.waitForLog("waiting for the model", seconds: 30))
+        let second = try notebook.run(["daemon"], environment: ["NOTES_MODEL": notebook.root + "/missing.gguf"])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("already running"))
+        let status = try #require(try notebook.run(["daemon", "status", "--json"], environment: ["NOTES_MODEL": notebook.root + "/missing.gguf"]).json as? [String: Any])
+        #expect(status["running"] as? Bool == true)
+        #expect(status["pid"] as? Int == Int(daemon.process.processIdentifier))
+        #expect(status["pending"] as? Int == 1)
+        #expect((status["model"] as? String)?.hasPrefix("unavailable") == true)
+        #expect(daemon.stop(signal: SIGTERM) == 0)
+        #expect(daemon.log.contains("stopping on signal 15"))
+        #expect(daemon.log.contains("stopped"))
+        let after = try #require(try notebook.run(["daemon", "status", "--json"]).json as? [String: Any])
+        #expect(after["running"] as? Bool == false)
+        // Every other command keeps working without a model.
+        let status2 = try notebook.run(["status"], environment: ["NOTES_MODEL": notebook.root + "/missing.gguf"])
+        #expect(status2.status == 0)
+        #expect(status2.stdout.contains("1 pending"))
+    }
+
+    @Test(.enabled(if: modelInstalled, "the default model is not installed (scripts/setup.sh installs it)"))
+    func picksUpNewNotesAndRefusesStaleResults() throws {
+        let notebook = Notebook()
+        let daemon = try DaemonProcess(notebook, environment: ["NOTES_TEST_STORE_DELAY_MS": "1500"])
+        defer { _ = daemon.stop() }
+        #expect(daemon.waitForLog("model ready"))
+        let id = try notebook.add("Call the dentist tomorrow at 9 #health")
+        #expect(daemon.waitForLog("analysing \(id.prefix(13))"))
+        // Edit while the daemon holds a result for the old text: that result must be refused.
+        #expect(try notebook.run(["edit", id, "--text", "Pay the electricity bill by Friday"]).status == 0)
+        #expect(daemon.waitForLog("changed while it was analysed"))
+        #expect(daemon.waitForLog("analysed \(id.prefix(13))"))
+        let note = try notebook.noteJSON(id)
+        let analysis = try #require(note["analysis"] as? [String: Any])
+        #expect(["work", "personal", "study", "health", "finance", "other"].contains(analysis["category"] as? String ?? ""))
+        #expect((1...5).contains(analysis["urgency"] as? Int ?? 0))
+        // The stored analysis describes the current text: nothing is pending.
+        let status = try #require(try notebook.run(["status", "--json"]).json as? [String: Any])
+        #expect(status["pending_analysis"] as? Int == 0)
+    }
+
+    @Test(.enabled(if: modelInstalled, "the default model is not installed (scripts/setup.sh installs it)"))
+    func killNineLosesNothingAndTheNextStartResumes() throws {
+        let notebook = Notebook()
+        var ids: [String] = []
+        for index in 0..<3 { ids.append(try notebook.add("Note \(index): buy \(index + 2) apples tomorrow")) }
+        let daemon = try DaemonProcess(notebook)
+        #expect(daemon.waitForLog("analysed"))
+        _ = daemon.stop(signal: SIGKILL)
+        let resumed = try notebook.run(["daemon", "--once"])
+        #expect(resumed.status == 0)
+        for id in ids { #expect(try notebook.noteJSON(id)["analysis"] is [String: Any]) }
+        #expect((try notebook.run(["list", "--json"]).json as? [Any])?.count == 3)
+        #expect(try notebook.run(["tasks", "--json"]).status == 0)
+    }
+
+    @Test(.enabled(if: modelInstalled, "the default model is not installed (scripts/setup.sh installs it)"))
+    func analyzeTasksDoneAndCorrections() throws {
+        let notebook = Notebook()
+        let id = try notebook.add("Quarterly report\n- [ ] draft the numbers\n- [ ] send them to Ana")
+        let analyzed = try notebook.run(["analyze", "--json"])
+        #expect(analyzed.status == 0)
+        let results = try #require(analyzed.json as? [[String: Any]])
+        #expect(results.count == 1)
+        let tasks = try #require(try notebook.run(["tasks", "--json"]).json as? [[String: Any]])
+        let texts = tasks.compactMap { $0["text"] as? String }
+        #expect(texts.contains { $0.contains("draft the numbers") })
+        #expect(texts.contains { $0.contains("send them to Ana") })
+        let number = try #require(tasks.first { ($0["text"] as? String)?.contains("draft") == true }?["number"] as? Int)
+        #expect(try notebook.run(["done", "\(id.prefix(13)):\(number)"]).status == 0)
+        let open = try #require(try notebook.run(["tasks", "--json"]).json as? [[String: Any]])
+        #expect(!open.contains { ($0["text"] as? String)?.contains("draft") == true })
+        #expect(try notebook.run(["set", id, "--category", "work", "--urgency", "2"]).status == 0)
+        #expect(try notebook.run(["analyze", id]).status == 0)
+        let analysis = try #require(try notebook.noteJSON(id)["analysis"] as? [String: Any])
+        #expect(analysis["category"] as? String == "work")
+        #expect(analysis["urgency"] as? Int == 2)
+        let listed = try #require(try notebook.run(["list", "--category", "work", "--urgency", "2", "--json"]).json as? [Any])
+        #expect(listed.count == 1)
+        #expect(try notebook.run(["done", "\(id.prefix(13)):9"]).status == 1)
+        #expect(try notebook.run(["done", "nonsense"]).status == 64)
+    }
+
+    @Test func analyzeWithoutAModelSaysWhy() throws {
+        let notebook = Notebook()
+        _ = try notebook.add("pending note")
+        let result = try notebook.run(["analyze"], environment: ["NOTES_MODEL": notebook.root + "/none.gguf"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the model is unavailable"))
+        #expect(result.stderr.contains("stay pending"))
+        let model = try #require(try notebook.run(["model", "--json"], environment: ["NOTES_MODEL": notebook.root + "/none.gguf"]).json as? [String: Any])
+        #expect(model["available"] as? Bool == false)
+    }
+}

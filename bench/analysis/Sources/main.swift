@@ -1,0 +1,59 @@
+// analysis-eval: runs NoteAnalyzer over the labelled devset and writes predictions in the format
+// bench/analysis/score.py reads. Usage: analysis-eval DEVSET.jsonl OUT.jsonl [--limit N]
+import AI
+import Foundation
+import Notes
+
+struct DevNote: Decodable {
+    let id: String
+    let created: String
+    let today: String
+    let text: String
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: analysis-eval DEVSET.jsonl OUT.jsonl [--limit N]\n".utf8))
+    exit(64)
+}
+let limit = arguments.firstIndex(of: "--limit").flatMap { Int(arguments[$0 + 1]) } ?? .max
+let lines = try String(contentsOfFile: arguments[1], encoding: .utf8).split(separator: "\n").prefix(limit)
+let notes = try lines.map { try JSONDecoder().decode(DevNote.self, from: Data($0.utf8)) }
+
+let analyzer = NoteAnalyzer(model: LanguageModel(configuration: .fromEnvironment()))
+if let reason = analyzer.unavailableReason() {
+    FileHandle.standardError.write(Data("model unavailable: \(reason)\n".utf8))
+    exit(1)
+}
+
+func milliseconds() -> Double { Date().timeIntervalSince1970 * 1000 }
+
+let prewarmStart = milliseconds()
+try await analyzer.prewarm()
+FileHandle.standardError.write(Data("prewarm: \(Int(milliseconds() - prewarmStart)) ms\n".utf8))
+
+var output = ""
+for (index, dev) in notes.enumerated() {
+    let created = Timestamp(iso8601: dev.created)!
+    var generator = SeededGenerator(text: dev.id)
+    let note = try NoteInput.makeNote(text: dev.text, title: nil, extraTags: [], at: created,
+                                      id: NoteID(milliseconds: created.milliseconds, using: &generator))
+    let start = milliseconds()
+    var record: [String: Any] = ["id": dev.id]
+    do {
+        let analysis = try await analyzer.analyze(note, today: Timestamp(iso8601: dev.today)!, partial: nil)
+        record["category"] = analysis.category.rawValue
+        record["urgency"] = analysis.urgency
+        record["tasks"] = analysis.tasks.map(\.text)
+        record["summary"] = analysis.summary
+        record["valid"] = true
+    } catch {
+        record["valid"] = false
+        record["error"] = "\(error)"
+    }
+    record["ms"] = milliseconds() - start
+    output += String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self) + "\n"
+    FileHandle.standardError.write(Data("\r\(index + 1)/\(notes.count)".utf8))
+}
+FileHandle.standardError.write(Data("\n".utf8))
+try output.write(toFile: arguments[2], atomically: true, encoding: .utf8)
