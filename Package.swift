@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "AI", dependencies: ["Notes", "CLlama", "CLoader"]),
         .target(name: "Sync", dependencies: ["Notes", "CGit2"]),
         .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync"]),
+        // `swift run -c release sync-bench`: the sync against the git command line (bench/sync).
+        .executableTarget(name: "sync-bench", dependencies: ["Sync", "Notes"], path: "bench/sync/Sources"),
 
         // Build-time tool that turns migrations/*.sql into Swift source.
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),

@@ -71,6 +71,8 @@ public final class SyncEngine {
             conflicted += outcome.conflicted
 
             try step(.import)
+            // The checkpoint, the refs and the push below name these objects: store them first.
+            try gitCall { () throws(GitError) in try repository.writeObjects() }
             if let result = outcome.commit {
                 let records = try importRecords(from: ours, to: outcome.tree, allowDeletes: options.allowDeletes)
                 do {

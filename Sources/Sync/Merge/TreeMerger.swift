@@ -37,7 +37,11 @@ struct TreeMerger {
             if !noteChangedHere {
                 result[.conflicts, id] = pick(base[.conflicts, id], ours[.conflicts, id], theirs[.conflicts, id])
             }
-            try mergeAnalysis(id: id, base: base, ours: ours, theirs: theirs, into: &result)
+            if noteChangedHere || ours[.analysis, id] != theirs[.analysis, id] {
+                try mergeAnalysis(id: id, base: base, ours: ours, theirs: theirs, into: &result)
+            } else if result[.notes, id] == nil {
+                result[.analysis, id] = nil
+            }
         }
         for copy in copies where result[.notes, copy.id] == nil && result[.deleted, copy.id] == nil {
             try write(.live(copy), id: copy.id, into: &result)
