@@ -47,6 +47,7 @@
     X(git_treebuilder_new) \
     X(git_treebuilder_insert) \
     X(git_treebuilder_remove) \
+    X(git_treebuilder_get) \
     X(git_treebuilder_write) \
     X(git_treebuilder_free) \
     X(git_commit_lookup) \
