@@ -263,9 +263,7 @@ public final class SyncEngine {
     func importRecords(from ours: NotebookTree, to result: NotebookTree, allowDeletes: Bool) throws(SyncError) -> [NoteRecord] {
         var records: [NoteRecord] = []
         var deletions = 0
-        for id in ours.ids.union(result.ids).sorted() {
-            let folders = RepositoryFormat.Folder.allCases.filter { $0 != .conflicts }
-            guard folders.contains(where: { ours[$0, id] != result[$0, id] }) else { continue }
+        for id in NotebookTree.differingIDs(ours, result, in: [.notes, .deleted, .analysis]).sorted() {
             switch try result.state(of: id, in: repository) {
             case .absent: continue
             case let .live(note):

@@ -12,7 +12,8 @@ struct TreeMerger {
         for (name, entry) in theirs.otherRootEntries where result.otherRootEntries[name] == nil {
             result.otherRootEntries[name] = entry
         }
-        for id in ours.ids.union(theirs.ids).sorted() {
+        // An id whose files are the same on both sides keeps ours: nothing to merge.
+        for id in NotebookTree.differingIDs(ours, theirs) {
             // The note itself: its file and its tombstone move together.
             let noteFolders: [RepositoryFormat.Folder] = [.notes, .deleted]
             let o = noteFolders.map { ours[$0, id] }, t = noteFolders.map { theirs[$0, id] }, b = noteFolders.map { base[$0, id] }
