@@ -68,6 +68,35 @@ struct SyncRoundTrips {
         #expect(b.notebook.analyses[note.id] == analysis)
     }
 
+    @Test func anAnalysisAloneIsSynced() throws {
+        let directory = TemporaryDirectory()
+        let remote = try makeBareRemote(in: directory)
+        let a = try Replica("a", in: directory, remote: remote)
+        let b = try Replica("b", in: directory, remote: remote)
+        var factory = NoteFactory(seed: 12)
+        let note = factory.note("Pay the invoice by Friday")
+        a.notebook.put(note)
+        try a.sync()
+        try b.sync()
+        // The daemon on A analyses the note after it was synced; B must not recompute it.
+        let analysis = Analysis(category: .finance, urgency: 4, tasks: [TaskItem(text: "pay the invoice")], summary: "Invoice due",
+                                model: "m", analyzedAt: factory.now(), analyzerVersion: "v1", contentHash: note.contentHash)
+        a.notebook.put(note, analysis: analysis)
+        try a.sync()
+        try b.sync()
+        #expect(b.notebook.analyses[note.id] == analysis)
+        // A stale analysis (for other content) is never imported.
+        var edited = note
+        edited.body = "Pay the invoice by Monday"
+        edited.updated = factory.now()
+        b.notebook.put(edited)
+        try b.sync()
+        let c = try Replica("c", in: directory, remote: remote)
+        try c.sync()
+        #expect(c.notebook.notes[note.id] == edited)
+        #expect(c.notebook.analyses[note.id] == nil)
+    }
+
     @Test func editsMadeWithPlainGitAreImported() throws {
         let directory = TemporaryDirectory()
         let remote = try makeBareRemote(in: directory)

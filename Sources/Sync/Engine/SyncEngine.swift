@@ -49,12 +49,15 @@ public final class SyncEngine {
             let (head, since) = try recoverCheckpoint()
             let snapshot = try call { () throws in try notebook.snapshot(changedSince: since) }
             var ours = try NotebookTree.read(repository, commit: head, cache: folders)
+            let unchanged = ours
             let exported = try export(snapshot.records, into: &ours)
             sent += exported
+            // An analysis written since the last sync changes the tree without changing a note.
+            let treeChanged = exported > 0 || !NotebookTree.differingIDs(unchanged, ours).isEmpty
 
             try step(.commit)
             var local = head
-            if exported > 0 || (head == nil && !snapshot.records.isEmpty) {
+            if treeChanged || (head == nil && !snapshot.records.isEmpty) {
                 local = try gitCall { () throws(GitError) in
                     try repository.createCommit(tree: try ours.write(repository), parents: head.map { [$0] } ?? [],
                                                 message: "notes: \(exported) changed on this machine")
