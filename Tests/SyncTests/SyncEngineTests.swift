@@ -36,6 +36,10 @@ struct SyncRoundTrips {
         #expect(a.notebook.notes[first.id] == edited && a.notebook.notes[second.id] == nil)
         #expect(a.notebook.notes == b.notebook.notes)
         #expect(a.notebook.tombstones[second.id] != nil)
+        // `notes log`: newest first, from the edit back to the creation.
+        let history = try a.engine.history(of: first.id)
+        #expect(history.map(\.state) == [.live(edited), .live(first)])
+        #expect(try a.engine.history(of: second.id).first?.state == b.notebook.tombstones[second.id].map { .deleted(at: $0) })
         // Nothing new: a second sync sends and receives nothing.
         let idle = try a.sync()
         #expect(idle.sent == 0 && idle.received == 0)
@@ -197,6 +201,39 @@ struct SyncConflicts {
         #expect(a.notebook.notes[note.id] == edited)
         #expect(b.notebook.notes[note.id] == edited)
         #expect(try a.engine.conflicts().map(\.kind) == [.editBeatDelete])
+        try a.engine.resolveConflict(note.id, .keepNote, at: factory.now())
+        #expect(try a.engine.conflicts().isEmpty)
+        #expect(a.notebook.notes[note.id] == edited)
+    }
+
+    @Test func keepingTheCopyReplacesTheNoteAndRemovesTheCopy() throws {
+        let directory = TemporaryDirectory()
+        let remote = try makeBareRemote(in: directory)
+        let a = try Replica("a", in: directory, remote: remote)
+        let b = try Replica("b", in: directory, remote: remote)
+        var factory = NoteFactory(seed: 13)
+        let note = factory.note("base", title: "Plan", tags: ["x"])
+        a.notebook.put(note)
+        try a.sync()
+        try b.sync()
+        var onA = note; onA.body = "from A"; onA.updated = factory.now()
+        var onB = note; onB.body = "from B"; onB.tags = ["y"]; onB.updated = factory.now()
+        a.notebook.put(onA)
+        b.notebook.put(onB)
+        try a.sync()
+        try b.sync()
+        let conflict = try #require(try b.engine.conflicts().first)
+        #expect(conflict.note?.body == "from B" && conflict.copy?.body == "from A")
+        let copyID = try #require(conflict.copy?.id)
+        try b.engine.resolveConflict(note.id, .keepCopy, at: factory.now())
+        #expect(b.notebook.notes[note.id]?.body == "from A")
+        #expect(b.notebook.notes[note.id]?.title == "Plan")
+        #expect(b.notebook.notes[copyID] == nil && b.notebook.tombstones[copyID] != nil)
+        #expect(throws: SyncError.self) { try b.engine.resolveConflict(note.id, .keepNote, at: factory.now()) }
+        try b.sync()
+        try a.sync()
+        #expect(a.notebook.notes == b.notebook.notes)
+        #expect(try a.engine.conflicts().isEmpty)
     }
 
     /// One side deletes c and adds a similar d; the other edits c. With rename detection the
