@@ -72,6 +72,47 @@ struct SyncRoundTrips {
         #expect(b.notebook.analyses[note.id] == analysis)
     }
 
+    @Test func twoNotebooksInUseBeforeTheirFirstSyncBecomeOne() throws {
+        let directory = TemporaryDirectory()
+        let remote = try makeBareRemote(in: directory)
+        let a = try Replica("a", in: directory, remote: remote)
+        let b = try Replica("b", in: directory, remote: remote)
+        var factory = NoteFactory(seed: 14)
+        let onA = (0..<3).map { factory.note("from A \($0)") }
+        let onB = (0..<4).map { factory.note("from B \($0)") }
+        for note in onA { a.notebook.put(note) }
+        for note in onB { b.notebook.put(note) }
+        try a.sync()
+        let summary = try b.sync()
+        #expect(summary.sent == 4 && summary.received == 3)
+        try a.sync()
+        #expect(a.notebook.notes.count == 7)
+        #expect(a.notebook.notes == b.notebook.notes)
+    }
+
+    @Test func aNewerRepositoryFormatIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let remote = try makeBareRemote(in: directory)
+        let a = try Replica("a", in: directory, remote: remote)
+        var factory = NoteFactory(seed: 15)
+        a.notebook.put(factory.note("one"))
+        try a.sync()
+        let clone = directory.path + "/clone"
+        try run(["git", "clone", "-q", "-b", "main", remote, clone])
+        try "notes-sync-format: 2\n".write(toFile: clone + "/.notes-format", atomically: true, encoding: .utf8)
+        try run(["git", "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-qam", "format 2"], in: clone)
+        try run(["git", "push", "-q", "origin", "main"], in: clone)
+        a.notebook.put(factory.note("two"))
+        let before = a.notebook.notes
+        #expect {
+            try a.sync()
+        } throws: { error in
+            guard case SyncError.newerFormat(2, 1) = error else { return false }
+            return true
+        }
+        #expect(a.notebook.notes == before)
+    }
+
     @Test func anAnalysisAloneIsSynced() throws {
         let directory = TemporaryDirectory()
         let remote = try makeBareRemote(in: directory)
