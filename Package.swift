@@ -33,6 +33,8 @@ let package = Package(
         .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync"]),
         .executableTarget(name: "ai-bench", dependencies: ["AI"], path: "bench/ai/Sources"),
         .executableTarget(name: "analysis-eval", dependencies: ["AI", "Notes"], path: "bench/analysis/Sources"),
+        // `swift run -c release sync-bench`: the sync against the git command line (bench/sync).
+        .executableTarget(name: "sync-bench", dependencies: ["Sync", "Notes"], path: "bench/sync/Sources"),
 
         // Build-time tool that turns migrations/*.sql into Swift source.
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),

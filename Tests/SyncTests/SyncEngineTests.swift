@@ -36,6 +36,10 @@ struct SyncRoundTrips {
         #expect(a.notebook.notes[first.id] == edited && a.notebook.notes[second.id] == nil)
         #expect(a.notebook.notes == b.notebook.notes)
         #expect(a.notebook.tombstones[second.id] != nil)
+        // `notes log`: newest first, from the edit back to the creation.
+        let history = try a.engine.history(of: first.id)
+        #expect(history.map(\.state) == [.live(edited), .live(first)])
+        #expect(try a.engine.history(of: second.id).first?.state == b.notebook.tombstones[second.id].map { .deleted(at: $0) })
         // Nothing new: a second sync sends and receives nothing.
         let idle = try a.sync()
         #expect(idle.sent == 0 && idle.received == 0)
@@ -66,6 +70,76 @@ struct SyncRoundTrips {
         let b = try Replica("b", in: directory, remote: remote)
         try b.sync()
         #expect(b.notebook.analyses[note.id] == analysis)
+    }
+
+    @Test func twoNotebooksInUseBeforeTheirFirstSyncBecomeOne() throws {
+        let directory = TemporaryDirectory()
+        let remote = try makeBareRemote(in: directory)
+        let a = try Replica("a", in: directory, remote: remote)
+        let b = try Replica("b", in: directory, remote: remote)
+        var factory = NoteFactory(seed: 14)
+        let onA = (0..<3).map { factory.note("from A \($0)") }
+        let onB = (0..<4).map { factory.note("from B \($0)") }
+        for note in onA { a.notebook.put(note) }
+        for note in onB { b.notebook.put(note) }
+        try a.sync()
+        let summary = try b.sync()
+        #expect(summary.sent == 4 && summary.received == 3)
+        try a.sync()
+        #expect(a.notebook.notes.count == 7)
+        #expect(a.notebook.notes == b.notebook.notes)
+    }
+
+    @Test func aNewerRepositoryFormatIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let remote = try makeBareRemote(in: directory)
+        let a = try Replica("a", in: directory, remote: remote)
+        var factory = NoteFactory(seed: 15)
+        a.notebook.put(factory.note("one"))
+        try a.sync()
+        let clone = directory.path + "/clone"
+        try run(["git", "clone", "-q", "-b", "main", remote, clone])
+        try "notes-sync-format: 2\n".write(toFile: clone + "/.notes-format", atomically: true, encoding: .utf8)
+        try run(["git", "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-qam", "format 2"], in: clone)
+        try run(["git", "push", "-q", "origin", "main"], in: clone)
+        a.notebook.put(factory.note("two"))
+        let before = a.notebook.notes
+        #expect {
+            try a.sync()
+        } throws: { error in
+            guard case SyncError.newerFormat(2, 1) = error else { return false }
+            return true
+        }
+        #expect(a.notebook.notes == before)
+    }
+
+    @Test func anAnalysisAloneIsSynced() throws {
+        let directory = TemporaryDirectory()
+        let remote = try makeBareRemote(in: directory)
+        let a = try Replica("a", in: directory, remote: remote)
+        let b = try Replica("b", in: directory, remote: remote)
+        var factory = NoteFactory(seed: 12)
+        let note = factory.note("Pay the invoice by Friday")
+        a.notebook.put(note)
+        try a.sync()
+        try b.sync()
+        // The daemon on A analyses the note after it was synced; B must not recompute it.
+        let analysis = Analysis(category: .finance, urgency: 4, tasks: [TaskItem(text: "pay the invoice")], summary: "Invoice due",
+                                model: "m", analyzedAt: factory.now(), analyzerVersion: "v1", contentHash: note.contentHash)
+        a.notebook.put(note, analysis: analysis)
+        try a.sync()
+        try b.sync()
+        #expect(b.notebook.analyses[note.id] == analysis)
+        // A stale analysis (for other content) is never imported.
+        var edited = note
+        edited.body = "Pay the invoice by Monday"
+        edited.updated = factory.now()
+        b.notebook.put(edited)
+        try b.sync()
+        let c = try Replica("c", in: directory, remote: remote)
+        try c.sync()
+        #expect(c.notebook.notes[note.id] == edited)
+        #expect(c.notebook.analyses[note.id] == nil)
     }
 
     @Test func editsMadeWithPlainGitAreImported() throws {
@@ -168,6 +242,39 @@ struct SyncConflicts {
         #expect(a.notebook.notes[note.id] == edited)
         #expect(b.notebook.notes[note.id] == edited)
         #expect(try a.engine.conflicts().map(\.kind) == [.editBeatDelete])
+        try a.engine.resolveConflict(note.id, .keepNote, at: factory.now())
+        #expect(try a.engine.conflicts().isEmpty)
+        #expect(a.notebook.notes[note.id] == edited)
+    }
+
+    @Test func keepingTheCopyReplacesTheNoteAndRemovesTheCopy() throws {
+        let directory = TemporaryDirectory()
+        let remote = try makeBareRemote(in: directory)
+        let a = try Replica("a", in: directory, remote: remote)
+        let b = try Replica("b", in: directory, remote: remote)
+        var factory = NoteFactory(seed: 13)
+        let note = factory.note("base", title: "Plan", tags: ["x"])
+        a.notebook.put(note)
+        try a.sync()
+        try b.sync()
+        var onA = note; onA.body = "from A"; onA.updated = factory.now()
+        var onB = note; onB.body = "from B"; onB.tags = ["y"]; onB.updated = factory.now()
+        a.notebook.put(onA)
+        b.notebook.put(onB)
+        try a.sync()
+        try b.sync()
+        let conflict = try #require(try b.engine.conflicts().first)
+        #expect(conflict.note?.body == "from B" && conflict.copy?.body == "from A")
+        let copyID = try #require(conflict.copy?.id)
+        try b.engine.resolveConflict(note.id, .keepCopy, at: factory.now())
+        #expect(b.notebook.notes[note.id]?.body == "from A")
+        #expect(b.notebook.notes[note.id]?.title == "Plan")
+        #expect(b.notebook.notes[copyID] == nil && b.notebook.tombstones[copyID] != nil)
+        #expect(throws: SyncError.self) { try b.engine.resolveConflict(note.id, .keepNote, at: factory.now()) }
+        try b.sync()
+        try a.sync()
+        #expect(a.notebook.notes == b.notebook.notes)
+        #expect(try a.engine.conflicts().isEmpty)
     }
 
     /// One side deletes c and adds a similar d; the other edits c. With rename detection the

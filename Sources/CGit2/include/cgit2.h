@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 #include <git2.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
 
 // Every libgit2 function the Sync module calls. Add a name here to make it callable.
 #define NOTES_GIT_FUNCTIONS(X) \
@@ -19,6 +21,16 @@
     X(git_repository_init_options_init) \
     X(git_repository_free) \
     X(git_repository_path) \
+    X(git_repository_odb) \
+    X(git_odb_free) \
+    X(git_odb_add_backend) \
+    X(git_mempack_new) \
+    X(git_packbuilder_new) \
+    X(git_packbuilder_insert) \
+    X(git_packbuilder_set_threads) \
+    X(git_packbuilder_write) \
+    X(git_packbuilder_free) \
+    X(git_mempack_reset) \
     X(git_blob_create_from_buffer) \
     X(git_blob_lookup) \
     X(git_blob_rawcontent) \
@@ -35,6 +47,7 @@
     X(git_treebuilder_new) \
     X(git_treebuilder_insert) \
     X(git_treebuilder_remove) \
+    X(git_treebuilder_get) \
     X(git_treebuilder_write) \
     X(git_treebuilder_free) \
     X(git_commit_lookup) \

@@ -21,6 +21,18 @@ enum FileSystem {
         return result
     }
 
+    /// Writes a small file atomically (a temporary file, fsync, rename).
+    static func write(_ bytes: [UInt8], to path: String) -> Bool {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == bytes.count, synced else { return false }
+        return rename(temporary, path) == 0
+    }
+
     /// Removes git's lock files (`*.lock`) under the git directory: left by a crashed process,
     /// they make every later ref update or index write fail. Called only while the sync lock
     /// is held, so no live notes process can own them. Returns the paths removed.

@@ -84,6 +84,7 @@ extension SyncEngine {
             try repository.createCommit(tree: try tree.write(repository), parents: head.map { [$0] } ?? [],
                                         message: "notes: resolve conflict on \(id)")
         }
+        try gitCall { () throws(GitError) in try repository.writeObjects() }
         do {
             _ = try notebook.apply(records, expected: snapshot.version, syncedCommit: commit.hex)
         } catch {

@@ -12,6 +12,7 @@ public final class SyncEngine {
     let notebook: NotebookPort
     /// Tests stop a sync here, at the start of each step, to simulate a crash.
     var interruption: ((SyncStep) throws(SyncError) -> Void)?
+    let folders = FolderCache()
 
     static let branch = "refs/heads/main"
     static func trackingRef(_ remote: String) -> String { "refs/remotes/\(remote)/main" }
@@ -47,13 +48,16 @@ public final class SyncEngine {
             try step(.export)
             let (head, since) = try recoverCheckpoint()
             let snapshot = try call { () throws in try notebook.snapshot(changedSince: since) }
-            var ours = try NotebookTree.read(repository, commit: head)
+            var ours = try NotebookTree.read(repository, commit: head, cache: folders)
+            let unchanged = ours
             let exported = try export(snapshot.records, into: &ours)
             sent += exported
+            // An analysis written since the last sync changes the tree without changing a note.
+            let treeChanged = exported > 0 || !NotebookTree.differingIDs(unchanged, ours).isEmpty
 
             try step(.commit)
             var local = head
-            if exported > 0 || (head == nil && !snapshot.records.isEmpty) {
+            if treeChanged || (head == nil && !snapshot.records.isEmpty) {
                 local = try gitCall { () throws(GitError) in
                     try repository.createCommit(tree: try ours.write(repository), parents: head.map { [$0] } ?? [],
                                                 message: "notes: \(exported) changed on this machine")
@@ -71,6 +75,8 @@ public final class SyncEngine {
             conflicted += outcome.conflicted
 
             try step(.import)
+            // The checkpoint, the refs and the push below name these objects: store them first.
+            try gitCall { () throws(GitError) in try repository.writeObjects() }
             if let result = outcome.commit {
                 let records = try importRecords(from: ours, to: outcome.tree, allowDeletes: options.allowDeletes)
                 do {
@@ -132,7 +138,9 @@ public final class SyncEngine {
     /// (not the return code) says whether it did.
     func push(_ commit: ObjectID, to remote: String, replacing expected: ObjectID?, options: SyncOptions) throws(SyncError) -> Bool {
         let url = try remotes().first { $0.name == remote }?.url ?? ""
-        let target = Self.localPath(of: url) == nil ? Self.branch : "refs/notes-sync/incoming/\(commit.hex)"
+        // One incoming ref per machine, overwritten and never deleted: libgit2's local transport
+        // lists the remote's refs one by one, and a ref deleted meanwhile fails that listing.
+        let target = Self.localPath(of: url) == nil ? Self.branch : "refs/notes-sync/incoming/\(try machineID())"
         let status = try repository.push(remote: remote, refspec: "\(Self.branch):\(target)", credentials: options.credentials)
         if let failure = status[target], let failure {
             if failure.contains("non-fast-forward") || failure.contains("fetch first") { return false }
@@ -141,9 +149,21 @@ public final class SyncEngine {
         guard let path = Self.localPath(of: url) else { return true }
         return try gitCall { () throws(GitError) in
             let remoteRepository = try Repository.open(at: path)
-            defer { try? remoteRepository.removeReference(target) }
             return try remoteRepository.updateReference(Self.branch, to: commit, expecting: expected, message: "notes sync")
         }
+    }
+
+    /// A random name for this sync repository, made once and kept in `notes-machine-id`.
+    func machineID() throws(SyncError) -> String {
+        let path = repository.path + "/notes-machine-id"
+        if let bytes = FileSystem.read(path), bytes.count == 16 { return String(decoding: bytes, as: UTF8.self) }
+        var generator = SystemRandomNumberGenerator()
+        let id = String(String(generator.next() as UInt64, radix: 16).suffix(16))
+        let padded = String(repeating: "0", count: 16 - id.count) + id
+        guard FileSystem.write(Array(padded.utf8), to: path) else {
+            throw .git(GitError(function: "write(\(path))", code: errno, errorClass: 0, message: String(cString: strerror(errno))))
+        }
+        return padded
     }
 
     /// The directory of a path or file:// remote; nil for ssh (`ssh://`, `user@host:path`).
@@ -220,7 +240,7 @@ public final class SyncEngine {
 
     func merge(local: ObjectID?, ours: NotebookTree, theirs: ObjectID?, remote: String) throws(SyncError) -> MergeOutcome {
         guard let theirs else { return MergeOutcome(commit: local, tree: ours) }
-        let theirTree = try NotebookTree.read(repository, commit: theirs)
+        let theirTree = try NotebookTree.read(repository, commit: theirs, cache: folders)
         if let found = theirTree.formatVersion, found > RepositoryFormat.version {
             throw .newerFormat(found: found, supported: RepositoryFormat.version)
         }
@@ -233,7 +253,7 @@ public final class SyncEngine {
         }
         let base = try gitCall { () throws(GitError) in try repository.mergeBase(local, theirs) }
         var outcome = try TreeMerger(repository: repository).merge(
-            base: try NotebookTree.read(repository, commit: base), ours: ours, theirs: theirTree)
+            base: try NotebookTree.read(repository, commit: base, cache: folders), ours: ours, theirs: theirTree)
         outcome.commit = try gitCall { () throws(GitError) in
             try repository.createCommit(tree: try outcome.tree.write(repository), parents: [local, theirs],
                                         message: "notes: merge \(remote) (\(outcome.merged) merged, \(outcome.conflicted) flagged)")
@@ -246,9 +266,7 @@ public final class SyncEngine {
     func importRecords(from ours: NotebookTree, to result: NotebookTree, allowDeletes: Bool) throws(SyncError) -> [NoteRecord] {
         var records: [NoteRecord] = []
         var deletions = 0
-        for id in ours.ids.union(result.ids).sorted() {
-            let folders = RepositoryFormat.Folder.allCases.filter { $0 != .conflicts }
-            guard folders.contains(where: { ours[$0, id] != result[$0, id] }) else { continue }
+        for id in NotebookTree.differingIDs(ours, result, in: [.notes, .deleted, .analysis]).sorted() {
             switch try result.state(of: id, in: repository) {
             case .absent: continue
             case let .live(note):

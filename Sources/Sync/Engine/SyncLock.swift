@@ -18,9 +18,11 @@ public final class SyncLock {
 
     deinit { close(descriptor) }
 
-    /// The lock, or nil when another sync (in this or another process) holds it. Never waits:
-    /// the daemon skips a round rather than block the CLI.
-    public static func tryAcquire(repositoryPath: String) throws(SyncError) -> SyncLock? {
+    /// The lock, or nil when another sync (in this or another process) still holds it after
+    /// `patience`. The short wait is not for a running sync (the daemon skips a round rather
+    /// than block the CLI) but for a lock just released: a child process forked at that moment
+    /// shares the lock's open file until it execs, and flock belongs to the open file.
+    public static func tryAcquire(repositoryPath: String, patience: Duration = .milliseconds(250)) throws(SyncError) -> SyncLock? {
         let path = repositoryPath + "/notes-sync.lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -28,9 +30,13 @@ public final class SyncLock {
         }
         // flock locks belong to the open file description: two opens in one process exclude
         // each other too, so two engines in one process are serialised as well.
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
-            return nil
+        let deadline = ContinuousClock.now + patience
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard ContinuousClock.now < deadline else {
+                close(fd)
+                return nil
+            }
+            usleep(5_000)
         }
         return SyncLock(path: path, descriptor: fd)
     }

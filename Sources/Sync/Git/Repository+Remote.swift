@@ -27,6 +27,16 @@ public struct RemoteCredentials: Sendable {
     }
 }
 
+extension RemoteCredentials {
+    /// What `ssh` itself would use: `~/.ssh/known_hosts`, the agent, and the first of the
+    /// usual key files that exists.
+    public static func standard(home: String) -> RemoteCredentials {
+        let keys = ["id_ed25519", "id_ecdsa", "id_rsa"].map { home + "/.ssh/" + $0 }
+        let key = keys.first { FileSystem.read($0) != nil }
+        return RemoteCredentials(privateKey: key, publicKey: key.map { $0 + ".pub" }, knownHosts: home + "/.ssh/known_hosts")
+    }
+}
+
 extension Repository {
     public func remotes() throws(GitError) -> [RemoteInfo] {
         var names = git_strarray()

@@ -12,7 +12,8 @@ struct TreeMerger {
         for (name, entry) in theirs.otherRootEntries where result.otherRootEntries[name] == nil {
             result.otherRootEntries[name] = entry
         }
-        for id in ours.ids.union(theirs.ids).sorted() {
+        // An id whose files are the same on both sides keeps ours: nothing to merge.
+        for id in NotebookTree.differingIDs(ours, theirs) {
             // The note itself: its file and its tombstone move together.
             let noteFolders: [RepositoryFormat.Folder] = [.notes, .deleted]
             let o = noteFolders.map { ours[$0, id] }, t = noteFolders.map { theirs[$0, id] }, b = noteFolders.map { base[$0, id] }
@@ -37,7 +38,11 @@ struct TreeMerger {
             if !noteChangedHere {
                 result[.conflicts, id] = pick(base[.conflicts, id], ours[.conflicts, id], theirs[.conflicts, id])
             }
-            try mergeAnalysis(id: id, base: base, ours: ours, theirs: theirs, into: &result)
+            if noteChangedHere || ours[.analysis, id] != theirs[.analysis, id] {
+                try mergeAnalysis(id: id, base: base, ours: ours, theirs: theirs, into: &result)
+            } else if result[.notes, id] == nil {
+                result[.analysis, id] = nil
+            }
         }
         for copy in copies where result[.notes, copy.id] == nil && result[.deleted, copy.id] == nil {
             try write(.live(copy), id: copy.id, into: &result)

@@ -1,0 +1,182 @@
+// Sync benchmark: the engine beside the git command line doing the equivalent add, commit,
+// fetch, merge and push on the same files. One run; prints each figure, git's, and the ratio.
+import Foundation
+import Notes
+import Sync
+
+/// The NotebookPort contract in memory (Storage implements it over SQLite).
+final class MemoryNotebook: NotebookPort {
+    var notes: [NoteID: Note] = [:]
+    var changedAt: [NoteID: Int64] = [:]
+    var version: Int64 = 0
+    var stored: SyncCheckpoint?
+
+    func put(_ note: Note) {
+        version += 1
+        notes[note.id] = note
+        changedAt[note.id] = version
+    }
+
+    func snapshot(changedSince since: NotebookVersion?) throws -> NotebookSnapshot {
+        let records = changedAt.filter { entry in since.map { entry.value > $0.rawValue } ?? true }
+            .compactMap { entry in notes[entry.key].map { NoteRecord($0) } }
+        return NotebookSnapshot(records: records, version: NotebookVersion(version))
+    }
+
+    func apply(_ records: [NoteRecord], expected: NotebookVersion, syncedCommit: String) throws -> NotebookVersion {
+        guard expected.rawValue == version else { throw NotebookPortError.changedSinceSnapshot }
+        if !records.isEmpty { version += 1 }
+        for record in records {
+            if let note = record.note { notes[note.id] = note }
+            changedAt[record.id] = version
+        }
+        stored = SyncCheckpoint(commit: syncedCommit, version: NotebookVersion(version))
+        return NotebookVersion(version)
+    }
+
+    func checkpoint() throws -> SyncCheckpoint? { stored }
+}
+
+struct Generator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@discardableResult
+func git(_ arguments: [String], in directory: String) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+    process.arguments = ["-c", "user.name=bench", "-c", "user.email=bench@bench.invalid"] + arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try! process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    precondition(process.terminationStatus == 0, "git \(arguments.joined(separator: " ")) failed")
+    return String(decoding: data, as: UTF8.self)
+}
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = ContinuousClock.now
+    try body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+/// Runs a sync and prints how long each step took, to see where the time goes.
+func timedSync(_ engine: SyncEngine, _ label: String) throws {
+    var marks: [(SyncStep, ContinuousClock.Instant)] = []
+    let start = ContinuousClock.now
+    _ = try engine.sync(remote: "origin") { marks.append(($0, ContinuousClock.now)) }
+    let end = ContinuousClock.now
+    var line = "  \(label) steps:"
+    for (index, mark) in marks.enumerated() {
+        let next = index + 1 < marks.count ? marks[index + 1].1 : end
+        line += " \(mark.0.rawValue) \(Int((next - mark.1) / .milliseconds(1))) ms"
+    }
+    _ = start
+    print(line)
+}
+
+func write(_ note: Note, into workTree: String) {
+    try! NoteDocument.render(note).write(toFile: workTree + "/notes/\(note.id).md", atomically: false, encoding: .utf8)
+}
+
+func report(_ name: String, ours: Double, git: Double) {
+    let ratio = ours / git
+    print(String(format: "%-44@ notes %7.3f s   git %7.3f s   ratio %.2fx", name as NSString, ours, git, ratio))
+}
+
+let count = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 10_000
+let changed = 100
+let root = NSTemporaryDirectory() + "notes-sync-bench-\(getpid())"
+try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: root) }
+
+var random = Generator(state: 2026)
+var clock: Int64 = 1_800_000_000_000
+@MainActor func makeNote(_ index: Int) -> Note {
+    clock += 1
+    let words = ["dentist", "invoice", "garden", "meeting", "flight", "recipe", "backup", "report"]
+    let body = (0..<8).map { line in
+        (0..<10).map { _ in words[Int.random(in: 0..<words.count, using: &random)] }.joined(separator: " ") + " \(index).\(line)"
+    }.joined(separator: "\n")
+    let time = Timestamp(milliseconds: clock)
+    return Note(id: NoteID(milliseconds: clock, using: &random), title: "Note \(index)", body: body,
+                tags: ["t\(index % 7)"], created: time, updated: time)
+}
+let notes = (0..<count).map(makeNote)
+print("sync benchmark: \(count) notes, then \(changed) changed on each of two replicas")
+
+// 1. First sync to an empty bare remote.
+let remote = root + "/remote.git"
+git(["init", "-q", "--bare", "-b", "main", remote], in: root)
+let a = MemoryNotebook()
+for note in notes { a.put(note) }
+let engineA = try SyncEngine(repositoryPath: root + "/a", notebook: a)
+try engineA.addRemote(name: "origin", url: remote)
+let firstOurs = try seconds { try timedSync(engineA, "first") }
+
+let gitRemote = root + "/git-remote.git"
+git(["init", "-q", "--bare", "-b", "main", gitRemote], in: root)
+let gitA = root + "/git-a"
+git(["init", "-q", "-b", "main", gitA], in: root)
+git(["remote", "add", "origin", gitRemote], in: gitA)
+try FileManager.default.createDirectory(atPath: gitA + "/notes", withIntermediateDirectories: true)
+for note in notes { write(note, into: gitA) }
+let firstGit = seconds {
+    git(["add", "-A"], in: gitA)
+    git(["commit", "-q", "-m", "first"], in: gitA)
+    git(["push", "-q", "origin", "main"], in: gitA)
+}
+report("first sync, \(count) notes to an empty remote", ours: firstOurs, git: firstGit)
+
+// 2. Incremental: a second replica joins (not timed), both change 100 notes, A syncs, then B.
+let b = MemoryNotebook()
+let engineB = try SyncEngine(repositoryPath: root + "/b", notebook: b)
+try engineB.addRemote(name: "origin", url: remote)
+_ = try engineB.sync(remote: "origin")
+let gitB = root + "/git-b"
+git(["clone", "-q", "-b", "main", gitRemote, gitB], in: root)
+
+@MainActor func edit(_ note: Note, _ tag: String) -> Note {
+    var copy = note
+    copy.body = "edited on \(tag)\n" + note.body
+    clock += 1
+    copy.updated = Timestamp(milliseconds: clock)
+    return copy
+}
+let shuffled = notes.shuffled(using: &random)
+let onA = shuffled.prefix(changed).map { edit($0, "a") }
+let onB = shuffled.dropFirst(changed).prefix(changed).map { edit($0, "b") }
+for note in onA { a.put(note); write(note, into: gitA) }
+for note in onB { b.put(note); write(note, into: gitB) }
+
+let incrementalA = try seconds { try timedSync(engineA, "A") }
+let incrementalB = try seconds { try timedSync(engineB, "B") }
+let gitIncrementalA = seconds {
+    git(["add", "-A"], in: gitA)
+    git(["commit", "-q", "-m", "a"], in: gitA)
+    git(["fetch", "-q", "origin"], in: gitA)
+    git(["merge", "-q", "--no-edit", "origin/main"], in: gitA)
+    git(["push", "-q", "origin", "main"], in: gitA)
+}
+let gitIncrementalB = seconds {
+    git(["add", "-A"], in: gitB)
+    git(["commit", "-q", "-m", "b"], in: gitB)
+    git(["fetch", "-q", "origin"], in: gitB)
+    git(["merge", "-q", "--no-edit", "origin/main"], in: gitB)
+    git(["push", "-q", "origin", "main"], in: gitB)
+}
+report("incremental, replica A (\(changed) changed, push)", ours: incrementalA, git: gitIncrementalA)
+report("incremental, replica B (\(changed) changed, merge)", ours: incrementalB, git: gitIncrementalB)
+report("incremental, both replicas", ours: incrementalA + incrementalB, git: gitIncrementalA + gitIncrementalB)
+precondition(b.notes.count == count && onA.allSatisfy { b.notes[$0.id] == $0 }, "replica B did not converge")
