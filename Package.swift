@@ -14,10 +14,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CLoader", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CGit2", dependencies: ["CLoader"]),
-        // Headers (and the run path to the library) of the pinned llama.cpp install, through the
-        // pkg-config file written by scripts/setup.sh. Its `Libs` has no `-l`: see CLlama.
-        .systemLibrary(name: "LlamaHeaders", pkgConfig: "notes-llama"),
-        .target(name: "CLlama", dependencies: ["LlamaHeaders", "CLoader"]),
+        // Header-only over the pinned llama.cpp install, through the pkg-config file that
+        // scripts/setup.sh writes (see Sources/CLlama/shim.h).
+        .systemLibrary(name: "CLlama", pkgConfig: "notes-llama"),
 
         // The domain: pure values and rules, no I/O.
         .target(name: "Notes"),
@@ -27,7 +26,7 @@ let package = Package(
             dependencies: ["Notes", "CSQLite"],
             plugins: ["EmbedMigrations"]
         ),
-        .target(name: "AI", dependencies: ["Notes", "CLlama"]),
+        .target(name: "AI", dependencies: ["Notes", "CLlama", "CLoader"]),
         .target(name: "Sync", dependencies: ["Notes", "CGit2"]),
         .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync"]),
 
