@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs the note-analysis benchmark: the peer (llama-cpp-python, JSON-schema constrained) over
+# the devset, then scores it. Our own Swift analyzer will be added beside the peer.
+#
+#   bash bench/analysis/run.sh [--limit N]
+#
+#   NOTES_DEPS   where the venv and default model live (default /opt/notes-deps)
+#   NOTES_MODEL  GGUF to use (default $NOTES_DEPS/default-model.gguf)
+#   OUT          output folder (default bench/out/analysis, which git ignores)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+NOTES_DEPS="${NOTES_DEPS:-/opt/notes-deps}"
+export NOTES_MODEL="${NOTES_MODEL:-$NOTES_DEPS/default-model.gguf}"
+OUT="${OUT:-$root/bench/out/analysis}"
+python="$NOTES_DEPS/venv/bin/python"
+
+limit_args=()
+subset_args=()
+if [ "${1:-}" = "--limit" ] && [ -n "${2:-}" ]; then
+    limit_args=(--limit "$2")
+    subset_args=(--subset)
+fi
+
+[ -x "$python" ] || { echo "Error: $python missing; run scripts/setup.sh first" >&2; exit 1; }
+[ -f "$NOTES_MODEL" ] || { echo "Error: model $NOTES_MODEL missing; run scripts/setup.sh first" >&2; exit 1; }
+mkdir -p "$OUT"
+
+python3 "$here/score.py" --self-test
+
+echo "== peer: llama-cpp-python JSON schema, model $(basename "$(readlink -f "$NOTES_MODEL")")"
+"$python" "$here/peer.py" "${limit_args[@]}" --out "$OUT/peer.jsonl" 2> "$OUT/peer.log"
+tail -n 1 "$OUT/peer.log"
+python3 "$here/score.py" "${subset_args[@]}" "$OUT/peer.jsonl"
+python3 "$here/score.py" "${subset_args[@]}" --json "$OUT/peer.jsonl" > "$OUT/peer.score.json"
