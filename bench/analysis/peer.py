@@ -130,6 +130,8 @@ def main():
     ap.add_argument("--devset", default=os.path.join(HERE, "devset.jsonl"))
     ap.add_argument("--out", default="-", help="predictions JSONL (default: stdout)")
     ap.add_argument("--limit", type=int, default=None, help="analyse only the first N notes")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the lines already in --out and analyse only the notes missing there")
     ap.add_argument("--model", default=os.environ.get("NOTES_MODEL") or DEFAULT_MODEL)
     args = ap.parse_args()
 
@@ -140,11 +142,26 @@ def main():
     if args.limit is not None:
         notes = notes[: args.limit]
     system_prompt = load_prompt()
+    done = set()
+    if args.resume and args.out != "-" and os.path.exists(args.out):
+        kept = []
+        with open(args.out, encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    done.add(json.loads(line)["id"])
+                    kept.append(line.rstrip("\n") + "\n")
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    pass  # a line cut off by an interrupted run: that note is analysed again
+        with open(args.out, "w", encoding="utf-8") as fh:
+            fh.writelines(kept)
+        notes = [n for n in notes if n["id"] not in done]
+        if done:
+            print(f"peer: resuming, {len(done)} notes already in {args.out}", file=sys.stderr)
 
     llm = Llama(model_path=args.model, n_ctx=N_CTX, n_threads=2, n_threads_batch=2,
                 chat_format="chatml", seed=0, verbose=False)
 
-    out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")
+    out = sys.stdout if args.out == "-" else open(args.out, "a" if done else "w", encoding="utf-8")
     total_start = time.perf_counter()
     n_valid = 0
     try:
