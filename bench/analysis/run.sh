@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs the note-analysis benchmark: the peer (llama-cpp-python, JSON-schema constrained) over
+# the devset, then scores it. Our own Swift analyzer will be added beside the peer.
+#
+#   bash bench/analysis/run.sh [--limit N] [--resume]
+#
+# --resume keeps the notes already in $OUT/peer.jsonl (an interrupted run) and does the rest.
+#
+#   NOTES_DEPS   where the venv and default model live (default /opt/notes-deps)
+#   NOTES_MODEL  GGUF to use (default $NOTES_DEPS/default-model.gguf)
+#   OUT          output folder (default bench/out/analysis, which git ignores)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+NOTES_DEPS="${NOTES_DEPS:-/opt/notes-deps}"
+export NOTES_MODEL="${NOTES_MODEL:-$NOTES_DEPS/default-model.gguf}"
+OUT="${OUT:-$root/bench/out/analysis}"
+python="$NOTES_DEPS/venv/bin/python"
+
+peer_args=()
+subset_args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --limit) peer_args+=(--limit "$2"); subset_args=(--subset); shift 2 ;;
+        --resume) peer_args+=(--resume); shift ;;
+        *) echo "usage: $0 [--limit N] [--resume]" >&2; exit 2 ;;
+    esac
+done
+
+[ -x "$python" ] || { echo "Error: $python missing; run scripts/setup.sh first" >&2; exit 1; }
+[ -f "$NOTES_MODEL" ] || { echo "Error: model $NOTES_MODEL missing; run scripts/setup.sh first" >&2; exit 1; }
+mkdir -p "$OUT"
+case " ${peer_args[*]-} " in *" --resume "*) ;; *) : > "$OUT/peer.log" ;; esac
+
+python3 "$here/score.py" --self-test
+
+echo "== peer: llama-cpp-python JSON schema, model $(basename "$(readlink -f "$NOTES_MODEL")")"
+"$python" "$here/peer.py" "${peer_args[@]}" --out "$OUT/peer.jsonl" 2>> "$OUT/peer.log"
+tail -n 1 "$OUT/peer.log"
+python3 "$here/score.py" "${subset_args[@]}" "$OUT/peer.jsonl"
+python3 "$here/score.py" "${subset_args[@]}" --json "$OUT/peer.jsonl" > "$OUT/peer.score.json"
