@@ -35,6 +35,15 @@ case " ${peer_args[*]-} " in *" --resume "*) ;; *) : > "$OUT/peer.log" ;; esac
 
 python3 "$here/score.py" --self-test
 
+echo "== ours: NoteAnalyzer (guided generation in Swift), model $(basename "$(readlink -f "$NOTES_MODEL")")"
+source "$root/scripts/env.sh"
+(cd "$root" && swift build -c release --product analysis-eval >&2)
+limit_args=()
+for ((i = 0; i < ${#peer_args[@]}; i++)); do [ "${peer_args[$i]}" = --limit ] && limit_args=(--limit "${peer_args[$((i + 1))]}"); done
+"$root/.build/release/analysis-eval" "$here/devset.jsonl" "$OUT/ours.jsonl" "${limit_args[@]}"
+python3 "$here/score.py" "${subset_args[@]}" "$OUT/ours.jsonl"
+python3 "$here/score.py" "${subset_args[@]}" --json "$OUT/ours.jsonl" > "$OUT/ours.score.json"
+
 echo "== peer: llama-cpp-python JSON schema, model $(basename "$(readlink -f "$NOTES_MODEL")")"
 "$python" "$here/peer.py" "${peer_args[@]}" --out "$OUT/peer.jsonl" 2>> "$OUT/peer.log"
 tail -n 1 "$OUT/peer.log"

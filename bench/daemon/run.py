@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Daemon benchmark (issue 4): latency from `notes add` returning to the analysis being stored,
+daemon CPU while idle, and analysis throughput beside the peer (llama-cpp-python's JSON-schema
+path on the same model), all in one run.
+
+    python3 bench/daemon/run.py NOTES_BINARY [--latency-notes 15] [--idle-seconds 60]
+                                [--throughput-notes 200] [--peer-notes 40]
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DEPS = os.environ.get("NOTES_DEPS", "/opt/notes-deps")
+
+
+def devset_texts():
+    with open(os.path.join(ROOT, "bench", "analysis", "devset.jsonl"), encoding="utf-8") as handle:
+        return [json.loads(line)["text"] for line in handle if line.strip()]
+
+
+def cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def wait_for(path, text, timeout=300):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            if text in handle.read():
+                return True
+        time.sleep(0.05)
+    return False
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("notes")
+    parser.add_argument("--latency-notes", type=int, default=15)
+    parser.add_argument("--idle-seconds", type=int, default=60)
+    parser.add_argument("--throughput-notes", type=int, default=200)
+    parser.add_argument("--peer-notes", type=int, default=40)
+    args = parser.parse_args()
+    texts = devset_texts()
+    work = tempfile.mkdtemp(prefix="notes-daemon-bench-")
+    env = dict(os.environ, NOTES_HOME=os.path.join(work, "home"))
+    notes = args.notes
+
+    def run(*command, stdin=None):
+        return subprocess.run([notes, *command], env=env, input=stdin, capture_output=True, text=True, check=True).stdout
+
+    try:
+        log_path = os.path.join(work, "daemon.log")
+        log = open(log_path, "w")
+        run("add", "warm-up note")
+        daemon = subprocess.Popen([notes, "daemon"], env=env, stderr=log, stdout=subprocess.DEVNULL)
+        if not wait_for(log_path, "model ready"):
+            sys.exit("the daemon did not get ready:\n" + open(log_path).read())
+        wait_for(log_path, "analysed")
+        latencies = []
+        for index in range(args.latency_notes):
+            started = time.time()
+            note_id = run("add", "--", texts[index % len(texts)]).strip()
+            while True:
+                shown = json.loads(run("show", note_id, "--json"))
+                if shown["analysis"] is not None:
+                    break
+                time.sleep(0.01)
+            latencies.append((time.time() - started) * 1000)
+        print("add -> analysis stored: median %.0f ms, min %.0f, max %.0f over %d notes (target median < 1000 ms)"
+              % (statistics.median(latencies), min(latencies), max(latencies), len(latencies)))
+
+        time.sleep(2)
+        before = cpu_seconds(daemon.pid)
+        time.sleep(args.idle_seconds)
+        used = cpu_seconds(daemon.pid) - before
+        print("daemon CPU while idle: %.3f s over %d s = %.2f%% (target < 1%%)" % (used, args.idle_seconds, 100 * used / args.idle_seconds))
+        daemon.terminate()
+        daemon.wait(timeout=30)
+
+        # Throughput: notes analysed per minute by `notes daemon --once`, model already cached.
+        for index in range(args.throughput_notes):
+            run("add", "--", texts[index % len(texts)] + ("\n(copy %d)" % index if index >= len(texts) else ""))
+        started = time.time()
+        subprocess.run([notes, "daemon", "--once"], env=env, stderr=subprocess.DEVNULL, check=True)
+        elapsed = time.time() - started
+        ours = args.throughput_notes / elapsed * 60
+        print("throughput: %d notes in %.1f s = %.0f notes/min (daemon --once, prewarm included)" % (args.throughput_notes, elapsed, ours))
+
+        python = os.path.join(DEPS, "venv", "bin", "python")
+        if args.peer_notes > 0 and os.path.exists(python):
+            out = os.path.join(work, "peer.jsonl")
+            started = time.time()
+            subprocess.run([python, os.path.join(ROOT, "bench", "analysis", "peer.py"), "--limit", str(args.peer_notes), "--out", out],
+                           check=True, stderr=subprocess.DEVNULL)
+            peer_elapsed = time.time() - started
+            peer = args.peer_notes / peer_elapsed * 60
+            print("peer (llama-cpp-python JSON schema): %d notes in %.1f s = %.0f notes/min (model load included); ours/peer %.2fx"
+                  % (args.peer_notes, peer_elapsed, peer, ours / peer))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
