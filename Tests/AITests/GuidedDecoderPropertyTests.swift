@@ -16,6 +16,10 @@ struct SchemaGenerator {
                 let values = ["work", "personal", "a\"b", "naïve", "x\\y", "", "w", "wo", "日本"]
                 return .string(anyOf: Array(values.shuffled(using: &generator).prefix(Int.random(in: 1...4, using: &generator))))
             }
+            if Int.random(in: 0..<3, using: &generator) == 0 {
+                let patterns = [#"\d{3}-\d{4}"#, "[a-z]+(, [a-z]+)*", "(yes|no|maybe)", "[A-Z][a-z]{0,5}!?", "a*b?c{2,3}", "[^ ]+ [^ ]+", ".{2,6}"]
+                return .string(maxLength: Bool.random(using: &generator) ? 12 : nil, pattern: patterns.randomElement(using: &generator)!)
+            }
             let minLength = Int.random(in: 0...3, using: &generator)
             return .string(minLength: minLength, maxLength: minLength + Int.random(in: 0...12, using: &generator))
         case 1:
@@ -25,8 +29,10 @@ struct SchemaGenerator {
             return Bool.random(using: &generator) ? .integer(minimum: Int.random(in: -50...50, using: &generator)) : .integer(maximum: 7)
         case 3:
             let low = Double(Int.random(in: -2000...2000, using: &generator)) / 100
-            return .number(minimum: low, maximum: low + Double(Int.random(in: 0...500, using: &generator)) / 10,
-                           fractionDigits: Int.random(in: 0...3, using: &generator))
+            let schema = GenerationSchema.number(minimum: low, maximum: low + Double(Int.random(in: 0...500, using: &generator)) / 10,
+                                                 fractionDigits: Int.random(in: 0...3, using: &generator))
+            // A range with no number of that many digits is refused up front; draw another.
+            return (try? schema.validateDefinition()) == nil ? .number(minimum: low, maximum: low + 1, fractionDigits: 2) : schema
         case 4:
             return .boolean
         case 5:

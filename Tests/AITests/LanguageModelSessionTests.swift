@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 @testable import AI
+import Notes
 
 struct NoteSummary: Generable, Sendable, Equatable {
     var category: String
@@ -29,8 +30,9 @@ enum TestModel {
     static let path = ProcessInfo.processInfo.environment["NOTES_MODEL"]
         ?? (ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps") + "/default-model.gguf"
     static var isPresent: Bool { FileManager.default.fileExists(atPath: path) }
-    /// One loaded model for every test, as in the product.
-    static let shared = LanguageModel(configuration: ModelConfiguration(modelPath: path, contextSize: 1024))
+    /// One loaded model for every test, as in the product. One thread: tests run beside other
+    /// work, and two llama.cpp threads on busy cores wait on each other at every step.
+    static let shared = LanguageModel(configuration: ModelConfiguration(modelPath: path, contextSize: 1024, threads: 1))
 
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "notes-ai-tests-\(UUID().uuidString)"
@@ -107,7 +109,7 @@ struct LanguageModelSessionTests {
 
     @Test func prewarmedPrefixIsReusedAndPersisted() async throws {
         let directory = TestModel.temporaryDirectory()
-        let configuration = ModelConfiguration(modelPath: TestModel.path, contextSize: 1024, prefixCacheDirectory: directory)
+        let configuration = ModelConfiguration(modelPath: TestModel.path, contextSize: 1024, threads: 1, prefixCacheDirectory: directory)
         let model = LanguageModel(configuration: configuration)
         let prefix = "Note:\n"
         let first = LanguageModelSession(model: model, instructions: instructions)
@@ -191,5 +193,41 @@ struct LanguageModelSessionTests {
         } catch {
             guard case .exceededContextWindowSize = error else { Issue.record("unexpected \(error)"); return }
         }
+    }
+}
+
+/// The usage example from the report, with the domain's own types: a note into a Generable value.
+struct NoteAnalysis: Generable, Sendable {
+    var category: Notes.Category
+    var urgency: Int
+    var tasks: [String]
+    var summary: String
+
+    static let generationSchema = GenerationSchema.object("NoteAnalysis", properties: [
+        .init("category", .string(anyOf: Notes.Category.allCases.map(\.rawValue))),
+        .init("urgency", description: "1 (whenever) to 5 (today)", .integer(Analysis.urgencyRange)),
+        .init("tasks", .array(of: .string(maxLength: 60), maximumCount: 3)),
+        .init("summary", .string(maxLength: 60)),
+    ])
+
+    init(_ content: GeneratedContent) throws(GenerationDecodingError) {
+        let name: String = try content.value(forProperty: "category")
+        guard let category = Notes.Category(rawValue: name) else { throw GenerationDecodingError("unknown category \(name)") }
+        self.category = category
+        urgency = try content.value(forProperty: "urgency")
+        tasks = try content.value(forProperty: "tasks")
+        summary = try content.value(forProperty: "summary")
+    }
+}
+
+@Suite(.enabled(if: TestModel.isPresent, "the default model is not installed"))
+struct UsageExampleTests {
+    @Test func aNoteIsAnalysedIntoTheDomainsTypes() async throws {
+        let session = LanguageModelSession(model: TestModel.shared, instructions: "Analyse the user's note.")
+        try await session.prewarm(schema: NoteAnalysis.generationSchema)
+        let response = try await session.respond(to: "Renew the passport before the trip in May.", generating: NoteAnalysis.self)
+        let analysis = response.content
+        #expect(Analysis.urgencyRange.contains(analysis.urgency))
+        #expect(analysis.tasks.count <= 3)
     }
 }

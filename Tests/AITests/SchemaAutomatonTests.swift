@@ -120,9 +120,25 @@ private func acceptsBytes(_ schema: GenerationSchema, _ bytes: [UInt8]) throws -
         }
     }
 
+    @Test func patternsMatchWholeStrings() throws {
+        let phone = GenerationSchema.string(pattern: #"^\d{3}-\d{4}$"#)
+        for text in ["\"555-1234\"", "\"000-0000\""] { #expect(try accepts(phone, text), "\(text)") }
+        for text in ["\"5551234\"", "\"555-123\"", "\"555-12345\"", "\"a55-1234\""] { #expect(try !accepts(phone, text), "\(text)") }
+        let words = GenerationSchema.string(maxLength: 9, pattern: "(yes|no)( [a-z]+)?")
+        for text in ["\"yes\"", "\"no way\"", "\"yes sir\""] { #expect(try accepts(words, text), "\(text)") }
+        for text in ["\"ye\"", "\"no  way\"", "\"yes sirrrrr\"", "\"No\""] { #expect(try !accepts(words, text), "\(text)") }
+        // Fixed parts of a pattern are fast-forwarded.
+        var automaton = SchemaAutomaton(schema: try CompiledSchema(.string(pattern: "id-[0-9]{2}")))
+        #expect(automaton.takeForcedBytes() == Array("\"id-".utf8))
+        #expect(throws: SchemaError.self) { try CompiledSchema(.string(pattern: "(ab")) }
+        #expect(throws: SchemaError.self) { try CompiledSchema(.string(maxLength: 3, pattern: "[a-z]{5}")) }
+        #expect(throws: SchemaError.self) { try CompiledSchema(.string(pattern: "\\\"")) }
+    }
+
     @Test func invalidSchemasAreRefusedWithTheirPath() {
         #expect(throws: SchemaError.self) { try CompiledSchema(.integer(minimum: 5, maximum: 1)) }
         #expect(throws: SchemaError.self) { try CompiledSchema(.object(properties: [.init("a", .boolean), .init("a", .boolean)])) }
         #expect(throws: SchemaError.self) { try CompiledSchema(.object(properties: [.init("t", .string(anyOf: []))])) }
+        #expect(throws: SchemaError.self) { try CompiledSchema(.number(minimum: -1.99, maximum: -1.79, fractionDigits: 0)) }
     }
 }

@@ -9,7 +9,9 @@ from llama_cpp import Llama
 directory = sys.argv[1] if len(sys.argv) > 1 else "bench/ai"
 prompts = json.load(open(os.path.join(directory, "prompts.json")))
 schema = json.load(open(os.path.join(directory, "schema.json")))
-system = open(os.path.join(directory, "out", "system.txt")).read()
+out = os.environ.get("NOTES_BENCH_OUT", os.path.join(directory, "out"))
+system = open(os.path.join(out, "system.txt")).read()
+threads = int(os.environ.get("NOTES_BENCH_THREADS", "2"))
 deps = os.environ.get("NOTES_DEPS", "/opt/notes-deps")
 model = os.environ.get("NOTES_MODEL", os.path.join(deps, "default-model.gguf"))
 
@@ -19,7 +21,7 @@ def report(key, value):
 
 
 start = time.perf_counter()
-llm = Llama(model_path=model, n_ctx=2048, n_threads=2, n_threads_batch=2, n_batch=512, verbose=False, seed=0)
+llm = Llama(model_path=model, n_ctx=2048, n_threads=threads, n_threads_batch=threads, n_batch=512, verbose=False, seed=0)
 report("peer_model_load_s", time.perf_counter() - start)
 
 

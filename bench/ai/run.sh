@@ -2,11 +2,13 @@
 # Runs the AI benchmarks and the peer (llama-cpp-python) in the same run, on the same model,
 # prompts and thread count, and prints the figures side by side. The machine is shared, so the
 # run alternates ours and the peer's ROUNDS times (default 3) and reports medians per figure.
+# NOTES_BENCH_THREADS (default 2) sets both sides' llama.cpp threads; NOTES_BENCH_OUT the output.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/env.sh
 swift build -c release --product ai-bench >&2
-out=bench/ai/out
+out="${NOTES_BENCH_OUT:-bench/ai/out}"
+export NOTES_BENCH_OUT="$out"
 rounds="${ROUNDS:-3}"
 rm -rf "$out" && mkdir -p "$out"
 uptime > "$out/load.txt"

@@ -29,6 +29,7 @@ final class CompiledSchema: @unchecked Sendable {
     enum Node {
         case object(properties: [Int], start: Int, after: [Int])
         case string(minLength: Int, maxLength: Int)
+        case pattern(Int, maxLength: Int)
         case literal(choice: Int)
         case integer(minimum: Int64, maximum: Int64)
         case number(minimum: Int64, maximum: Int64, fractionDigits: Int, maxIntegerDigits: Int)
@@ -37,6 +38,7 @@ final class CompiledSchema: @unchecked Sendable {
 
     private(set) var nodes: [Node] = []
     private(set) var choices: [LiteralChoice] = []
+    private(set) var patterns: [Pattern] = []
     let root: Int
 
     /// The separators of the JSON we generate, as Python's json.dumps writes it: models have seen
@@ -89,6 +91,9 @@ final class CompiledSchema: @unchecked Sendable {
                     return Array(quoted.utf8)
                 }
                 nodes[index] = .literal(choice: addChoice(literals.map { ($0, .valueDone) }))
+            } else if let source = string.pattern, let pattern = try? Pattern(source) {
+                patterns.append(pattern)
+                nodes[index] = .pattern(patterns.count - 1, maxLength: string.maxLength ?? Int.max)
             } else {
                 nodes[index] = .string(minLength: string.minLength, maxLength: string.maxLength ?? Int.max)
             }
@@ -97,19 +102,9 @@ final class CompiledSchema: @unchecked Sendable {
             nodes[index] = .integer(minimum: max(Int64(integer.minimum ?? Int(-limit)), -limit),
                                     maximum: min(Int64(integer.maximum ?? Int(limit)), limit))
         case .number(let number):
-            let digits = number.fractionDigits
-            let maxIntegerDigits = 17 - digits
-            let scale = Double(pow10(digits))
-            let limit = Double(pow10(17)) - 1
-            func scaled(_ value: Double?, up: Bool) -> Int64 {
-                guard let value else { return up ? -Int64(limit) : Int64(limit) }
-                let raw = value * scale
-                let nearest = raw.rounded()
-                let exact = abs(raw - nearest) < 1e-6 * max(1, abs(raw)) ? nearest : (up ? raw.rounded(.up) : raw.rounded(.down))
-                return Int64(max(-limit, min(limit, exact)))
-            }
-            nodes[index] = .number(minimum: scaled(number.minimum, up: true), maximum: scaled(number.maximum, up: false),
-                                   fractionDigits: digits, maxIntegerDigits: maxIntegerDigits)
+            let (minimum, maximum) = Self.scaledBounds(number)
+            nodes[index] = .number(minimum: minimum, maximum: maximum, fractionDigits: number.fractionDigits,
+                                   maxIntegerDigits: 17 - number.fractionDigits)
         case .boolean:
             nodes[index] = .literal(choice: addChoice([(Array("true".utf8), .valueDone), (Array("false".utf8), .valueDone)]))
         case .array(let array):
@@ -121,6 +116,23 @@ final class CompiledSchema: @unchecked Sendable {
                                   commaOnly: commaOnly, closeOnly: closeOnly, either: either)
         }
         return index
+    }
+}
+
+extension CompiledSchema {
+    /// A number's range in units of its last fraction digit: the numbers it can write exactly.
+    static func scaledBounds(_ number: GenerationSchema.NumberSchema) -> (Int64, Int64) {
+        let scale = Double(pow10(number.fractionDigits))
+        let limit = Double(pow10(17)) - 1
+        func scaled(_ value: Double?, up: Bool) -> Int64 {
+            guard let value else { return up ? -Int64(limit) : Int64(limit) }
+            let raw = value * scale
+            let nearest = raw.rounded()
+            // 0.3 * 10 is 3.0000000000000004: a bound written with these digits is kept exactly.
+            let exact = abs(raw - nearest) < 1e-6 * max(1, abs(raw)) ? nearest : (up ? raw.rounded(.up) : raw.rounded(.down))
+            return Int64(max(-limit, min(limit, exact)))
+        }
+        return (scaled(number.minimum, up: true), scaled(number.maximum, up: false))
     }
 }
 

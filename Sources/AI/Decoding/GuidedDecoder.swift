@@ -41,7 +41,6 @@ struct GuidedDecoder {
                 if ahead.isDone {
                     result.bytes += forced
                     automaton = ahead
-                    result.maskedCount = masked
                     break
                 }
                 // Fast-forward: the text is fixed, so evaluate its tokens in one batch. The split

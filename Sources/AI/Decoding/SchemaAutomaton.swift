@@ -10,6 +10,7 @@ struct SchemaAutomaton {
         case object(node: Int, last: Int)
         case array(node: Int, count: Int, phase: ArrayPhase)
         case string(node: Int, state: StringState)
+        case pattern(node: Int, state: PatternState)
         case integer(node: Int, state: IntegerState)
         case number(node: Int, state: NumberState)
     }
@@ -27,6 +28,12 @@ struct SchemaAutomaton {
         var nextHigh: UInt8 = 0xBF
         /// Hex digits read in a \u escape.
         var hexDigits: UInt8 = 0
+    }
+
+    struct PatternState {
+        var open = true
+        var count = 0
+        var states = Pattern.StateSet()
     }
 
     struct IntegerState {
@@ -86,6 +93,13 @@ struct SchemaAutomaton {
             return state.count >= maxLength ? UInt8(ascii: "\"") : nil
         case .array(_, _, .open):
             return UInt8(ascii: "[")
+        case .pattern(let node, let state):
+            if state.open { return UInt8(ascii: "\"") }
+            guard case .pattern(let index, let maxLength) = schema.nodes[node] else { return nil }
+            let pattern = schema.patterns[index]
+            let next = state.count < maxLength ? pattern.nextBytes(state.states) : Pattern.ByteSet()
+            if pattern.isAccepting(state.states) { return next.isEmpty ? UInt8(ascii: "\"") : nil }
+            return next.count == 1 ? next.first : nil
         default:
             return nil
         }
@@ -212,6 +226,29 @@ struct SchemaAutomaton {
             }
             stack[stack.count - 1] = .string(node: node, state: state)
             return true
+        case .pattern(let node, var state):
+            guard case .pattern(let index, let maxLength) = schema.nodes[node] else { return false }
+            let pattern = schema.patterns[index]
+            if state.open {
+                guard byte == UInt8(ascii: "\"") else { return false }
+                state.open = false
+                state.states = pattern.start
+            } else if byte == UInt8(ascii: "\"") {
+                guard pattern.isAccepting(state.states) else { return false }
+                stack.removeLast()
+                resumeParent()
+                return true
+            } else {
+                guard state.count < maxLength else { return false }
+                let next = pattern.step(state.states, byte)
+                // Only states from which the match can still finish within the length limit.
+                let left = pattern.remaining(next)
+                guard !next.isEmpty, left != Int.max, state.count + 1 + left <= maxLength else { return false }
+                state.states = next
+                state.count += 1
+            }
+            stack[stack.count - 1] = .pattern(node: node, state: state)
+            return true
         case .integer(let node, var state):
             guard case .integer(let minimum, let maximum) = schema.nodes[node] else { return false }
             if let digit = decimalDigit(byte) {
@@ -280,6 +317,8 @@ struct SchemaAutomaton {
             stack.append(.choice(id: choice, position: 0, low: 0, high: schema.choices[choice].options.count))
         case .string:
             stack.append(.string(node: node, state: StringState()))
+        case .pattern:
+            stack.append(.pattern(node: node, state: PatternState()))
         case .integer:
             stack.append(.integer(node: node, state: IntegerState()))
         case .number:

@@ -92,12 +92,9 @@ public actor LanguageModelSession {
         isResponding = true
         defer { isResponding = false }
         let context = try makeContext()
-        let marker = "\u{1}notes-prompt-end\u{1}"
-        let rendered = PromptFormat.render(model: context.model, system: systemText(schema: includeSchemaInPrompt ? schema : nil),
-                                           user: (promptPrefix ?? "") + marker)
-        guard let cut = rendered.utf8.firstRange(of: marker.utf8) else { throw .decodingFailure("the chat template dropped the prompt") }
-        let prefixText = String(rendered[..<cut.lowerBound])
-        let tokens = try tokenizePrompt(prefixText, context: context)
+        let prompt = try promptTokens(system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: promptPrefix ?? "", context: context)
+        let tokens = Array(prompt.tokens[..<prompt.userEnd])
+        let prefixText = prompt.textBeforeUser + (promptPrefix ?? "")
         let cache = PrefixCache(directory: model.configuration.prefixCacheDirectory, modelPath: model.configuration.modelPath,
                                 contextSize: context.contextSize, libraryIdentity: context.model.libraryIdentity, prefix: prefixText)
         if let cache {
@@ -133,11 +130,22 @@ public actor LanguageModelSession {
         return "\(instructions)\n\n\(schemaText)"
     }
 
-    private func tokenizePrompt(_ text: String, context: LlamaContext) throws(GenerationError) -> [Int32] {
-        guard let tokens = context.model.tokenize(Array(text.utf8), addBeginning: context.model.addsBeginningOfSequence, special: true) else {
+    /// The chat-formatted prompt as tokens. The template's own text may hold control tokens; the
+    /// user's text is tokenized as plain text, so a note containing "<|im_end|>" stays text.
+    private func promptTokens(system: String?, user: String, context: LlamaContext) throws(GenerationError)
+        -> (tokens: [Int32], userEnd: Int, textBeforeUser: String) {
+        let marker = "\u{1}notes-prompt\u{1}"
+        let rendered = PromptFormat.render(model: context.model, system: system, user: marker)
+        guard let cut = rendered.utf8.firstRange(of: marker.utf8) else { throw .decodingFailure("the chat template dropped the prompt") }
+        let before = String(rendered[..<cut.lowerBound])
+        let after = String(rendered[cut.upperBound...])
+        let model = context.model
+        guard let head = model.tokenize(Array(before.utf8), addBeginning: model.addsBeginningOfSequence, special: true),
+              let body = model.tokenize(Array(user.utf8), addBeginning: false, special: false),
+              let tail = model.tokenize(Array(after.utf8), addBeginning: false, special: true) else {
             throw .decodingFailure("the prompt could not be tokenized")
         }
-        return tokens
+        return (head + body + tail, head.count + body.count, before)
     }
 
     private func run(prompt: String, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions,
@@ -154,8 +162,7 @@ public actor LanguageModelSession {
         let context = try makeContext()
         let clock = ContinuousClock()
         let start = clock.now
-        let text = PromptFormat.render(model: context.model, system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: prompt)
-        let tokens = try tokenizePrompt(text, context: context)
+        let tokens = try promptTokens(system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: prompt, context: context).tokens
         if Task.isCancelled { throw .cancelled }
         let (logits, reused) = try context.evaluate(tokens)
         let promptDone = clock.now

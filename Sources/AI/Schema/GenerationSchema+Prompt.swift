@@ -26,7 +26,8 @@ extension GenerationSchema {
         case .string(let schema):
             return object([("type", string("string")), ("description", string(schema.description)),
                            ("enum", schema.anyOf.map { GeneratedContent(kind: .array($0.map { GeneratedContent(kind: .string($0)) })) }),
-                           ("minLength", schema.minLength > 0 ? number(schema.minLength) : nil), ("maxLength", number(schema.maxLength))])
+                           ("minLength", schema.minLength > 0 ? number(schema.minLength) : nil), ("maxLength", number(schema.maxLength)),
+                           ("pattern", string(schema.pattern))])
         case .integer(let schema):
             return object([("type", string("integer")), ("description", string(schema.description)),
                            ("minimum", number(schema.minimum)), ("maximum", number(schema.maximum))])

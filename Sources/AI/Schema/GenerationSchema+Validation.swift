@@ -21,6 +21,9 @@ extension GenerationSchema {
             let length = text.unicodeScalars.count
             if length < string.minLength { throw fail("shorter than \(string.minLength)") }
             if let max = string.maxLength, length > max { throw fail("longer than \(max)") }
+            if let pattern = string.pattern, let compiled = try? Pattern(pattern), !compiled.matches(text) {
+                throw fail("\"\(text)\" does not match \(pattern)")
+            }
         case (.integer(let integer), .number(let text)):
             guard let value = Int(text) else { throw fail("\(text) is not an integer") }
             if let lo = integer.minimum, value < lo { throw fail("\(value) < \(lo)") }

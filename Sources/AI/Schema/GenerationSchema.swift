@@ -38,6 +38,8 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         /// In Unicode scalars, which is never fewer than Swift `Character`s.
         public var maxLength: Int?
         public var minLength: Int
+        /// A regular expression the whole string matches (see `Pattern` for the supported subset).
+        public var pattern: String?
         public var description: String?
     }
 
@@ -69,8 +71,8 @@ public indirect enum GenerationSchema: Sendable, Hashable {
     }
 
     public static func string(description: String? = nil, anyOf: [String]? = nil, minLength: Int = 0,
-                              maxLength: Int? = nil) -> GenerationSchema {
-        .string(StringSchema(anyOf: anyOf, maxLength: maxLength, minLength: minLength, description: description))
+                              maxLength: Int? = nil, pattern: String? = nil) -> GenerationSchema {
+        .string(StringSchema(anyOf: anyOf, maxLength: maxLength, minLength: minLength, pattern: pattern, description: description))
     }
 
     public static func integer(description: String? = nil, minimum: Int? = nil, maximum: Int? = nil) -> GenerationSchema {
@@ -103,11 +105,22 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         case .string(let string):
             if let anyOf = string.anyOf, anyOf.isEmpty { throw SchemaError("\(path): anyOf is empty") }
             if let max = string.maxLength, max < string.minLength { throw SchemaError("\(path): maxLength < minLength") }
+            if let pattern = string.pattern {
+                if string.anyOf != nil { throw SchemaError("\(path): a string cannot have both anyOf and a pattern") }
+                if string.minLength > 0 { throw SchemaError("\(path): use the pattern for a minimum length") }
+                let compiled: Pattern
+                do { compiled = try Pattern(pattern) } catch { throw SchemaError("\(path): \(error.message)") }
+                if let max = string.maxLength, compiled.remaining(compiled.start) > max {
+                    throw SchemaError("\(path): pattern \(pattern) needs more than \(max) characters")
+                }
+            }
         case .integer(let integer):
             if let lo = integer.minimum, let hi = integer.maximum, lo > hi { throw SchemaError("\(path): minimum > maximum") }
         case .number(let number):
             if let lo = number.minimum, let hi = number.maximum, lo > hi { throw SchemaError("\(path): minimum > maximum") }
             if number.fractionDigits > 12 { throw SchemaError("\(path): at most 12 fraction digits") }
+            let (low, high) = CompiledSchema.scaledBounds(number)
+            if low > high { throw SchemaError("\(path): no number with \(number.fractionDigits) fraction digits in the range") }
         case .boolean:
             break
         case .array(let array):
