@@ -38,7 +38,7 @@ public enum NoteDocument {
     public static func render(_ note: Note) -> String {
         var text = "---\n"
         text += "id: \(note.id)\n"
-        text += "title: \(quoted(note.title))\n"
+        text += "title: \(QuotedString.quoted(note.title))\n"
         text += "tags: [\(note.tags.joined(separator: ", "))]\n"
         text += "created: \(note.created.iso8601)\n"
         text += "updated: \(note.updated.iso8601)\n"
@@ -70,23 +70,23 @@ public enum NoteDocument {
             let value = trimmed[trimmed.index(after: colon)...].trimmingWhitespace()
             switch key {
             case "id":
-                guard let id = NoteID(unquoted(value)) else { throw .invalidField(name: key, value: value) }
+                guard let id = NoteID(QuotedString.unquoted(value)) else { throw .invalidField(name: key, value: value) }
                 parsed.id = id
             case "title":
-                parsed.title = unquoted(value)
+                parsed.title = QuotedString.unquoted(value)
             case "tags":
                 var tags = list(value)
                 // The block form Obsidian writes: `tags:` then one `  - tag` per line.
                 while value.isEmpty, let next = lines.first, next.trimmingWhitespace().hasPrefix("- ") {
-                    tags.append(unquoted(String(next.trimmingWhitespace().dropFirst(2)).trimmingWhitespace()))
+                    tags.append(QuotedString.unquoted(String(next.trimmingWhitespace().dropFirst(2)).trimmingWhitespace()))
                     lines.removeFirst()
                 }
                 parsed.tags = tags
             case "created", "date":
-                guard let time = Timestamp(iso8601: unquoted(value)) else { throw .invalidField(name: key, value: value) }
+                guard let time = Timestamp(iso8601: QuotedString.unquoted(value)) else { throw .invalidField(name: key, value: value) }
                 if key == "created" || parsed.created == nil { parsed.created = time }
             case "updated", "modified":
-                guard let time = Timestamp(iso8601: unquoted(value)) else { throw .invalidField(name: key, value: value) }
+                guard let time = Timestamp(iso8601: QuotedString.unquoted(value)) else { throw .invalidField(name: key, value: value) }
                 parsed.updated = time
             default:
                 continue
@@ -104,57 +104,11 @@ public enum NoteDocument {
         return text
     }
 
-    /// A YAML double-quoted scalar (also valid JSON): `"`, `\` and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
-
-    static func unquoted(_ value: String) -> String {
-        if value.count >= 2, value.hasPrefix("'"), value.hasSuffix("'") {
-            return String(value.dropFirst().dropLast()).replacingOccurrences("''", with: "'")
-        }
-        guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return value }
-        var result = String.UnicodeScalarView()
-        var scalars = value.unicodeScalars.dropFirst().dropLast()[...]
-        while let scalar = scalars.popFirst() {
-            guard scalar == "\\", let escaped = scalars.popFirst() else {
-                result.append(scalar)
-                continue
-            }
-            switch escaped {
-            case "n": result.append("\n")
-            case "r": result.append("\r")
-            case "t": result.append("\t")
-            case "0": result.append("\u{0}")
-            case "u":
-                let hex = String(String.UnicodeScalarView(scalars.prefix(4)))
-                scalars = scalars.dropFirst(4)
-                if let value = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(value) { result.append(decoded) }
-            default: result.append(escaped)
-            }
-        }
-        return String(result)
-    }
-
     /// `[a, b]`, `a, b` or a single word.
     static func list(_ value: String) -> [String] {
         var inner = Substring(value)
         if inner.hasPrefix("["), inner.hasSuffix("]") { inner = inner.dropFirst().dropLast() }
-        return inner.split(separator: ",").map { unquoted($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
+        return inner.split(separator: ",").map { QuotedString.unquoted($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
     }
 }
 

@@ -132,41 +132,11 @@ public enum RepositoryFormat {
         return fields
     }
 
-    /// A double-quoted scalar with `"`, `\`, newline, CR and tab escaped.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for character in text.unicodeScalars {
-            switch character {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result + "\""
-    }
+    static func quoted(_ text: String) -> String { QuotedString.quoted(text) }
 
+    /// The text of a double-quoted scalar, or nil when `text` is not one.
     static func unquoted(_ text: String) -> String? {
         guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return nil }
-        var result = String.UnicodeScalarView()
-        var escaping = false
-        for scalar in text.unicodeScalars.dropFirst().dropLast() {
-            if escaping {
-                switch scalar {
-                case "n": result.append("\n")
-                case "r": result.append("\r")
-                case "t": result.append("\t")
-                default: result.append(scalar)
-                }
-                escaping = false
-            } else if scalar == "\\" {
-                escaping = true
-            } else {
-                result.append(scalar)
-            }
-        }
-        return String(result)
+        return QuotedString.unquoted(text)
     }
 }
