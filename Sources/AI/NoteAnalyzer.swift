@@ -18,10 +18,17 @@ public struct GeneratedAnalysis: Generable, Sendable, Equatable {
     public static let generationSchema = GenerationSchema.object("NoteAnalysis", properties: [
         .init("category", .string(anyOf: Category.allCases.map(\.rawValue))),
         .init("urgency", .integer(Analysis.urgencyRange)),
-        .init("tasks", .array(of: .string(minLength: 1, maxLength: 100), maximumCount: maximumTasks)),
+        .init("tasks", .array(of: .string(minLength: 1, maxLength: maximumTaskCharacters), maximumCount: maximumTasks)),
         // About 30 words; the word limit itself is applied after generation.
-        .init("summary", .string(minLength: 1, maxLength: 220)),
+        .init("summary", .string(minLength: 1, maxLength: maximumSummaryCharacters)),
     ])
+
+    static let maximumTaskCharacters = 80
+    static let maximumSummaryCharacters = 200
+    /// Enough tokens for the longest output the schema allows (a token is at least one byte),
+    /// so that generation always completes: a small model caught in a loop fills a string to
+    /// its length limit and then must close it.
+    static let maximumResponseTokens = maximumTasks * (maximumTaskCharacters + 4) + maximumSummaryCharacters + 80
 
     public init(category: Category, urgency: Int, tasks: [String], summary: String) {
         self.category = category
@@ -45,11 +52,20 @@ public final class NoteAnalyzer: NoteAnalyzing {
     public let model: LanguageModel
     private let session: LanguageModelSession
 
-    /// Long notes: the model sees the first `maximumNoteCharacters` characters (a note's point is
-    /// nearly always at its start), then a line saying the rest was cut. Checklist items from the
-    /// whole note are still added as tasks (see `withChecklistItems`).
-    public static let maximumNoteCharacters = 2_400
+    /// Long notes: the model sees the first `maximumNoteBytes` bytes of UTF-8 (a note's point is
+    /// nearly always at its start; bytes bound the token count, characters do not), then a line
+    /// saying the rest was cut. Checklist items from the whole note are still added as tasks
+    /// (see `withChecklistItems`).
+    public static let maximumNoteBytes = 2_000
     static let promptPrefix = "Created: "
+
+    /// The model named by the environment, with a context that holds the instructions (about
+    /// 700 tokens), a note cut to `maximumNoteBytes` and the longest response the schema allows.
+    public static func model(environment: [String: String]) -> LanguageModel {
+        var configuration = ModelConfiguration.fromEnvironment(environment)
+        configuration.contextSize = 3_072
+        return LanguageModel(configuration: configuration)
+    }
 
     public init(model: LanguageModel) {
         self.model = model
@@ -61,7 +77,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
         // The file's size stands for its identity: cheap (no load), and it differs between models.
         let identity = FileSystem.identity(of: model.configuration.modelPath).map { String($0.size) } ?? "missing"
         let fingerprint = ContentHash.of(NoteAnalyzer.instructions + "\u{0}" + GeneratedAnalysis.generationSchema.jsonSchema.jsonString
-                                         + "\u{0}" + String(NoteAnalyzer.maximumNoteCharacters))
+                                         + "\u{0}" + String(NoteAnalyzer.maximumNoteBytes))
         return modelName + "@" + identity + "/" + fingerprint.prefix(8)
     }
 
@@ -86,7 +102,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     public func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis {
         let prompt = NoteAnalyzer.prompt(for: note, today: today)
-        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 320)
+        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: GeneratedAnalysis.maximumResponseTokens)
         let generated: GeneratedAnalysis
         if let partial {
             var last: ResponseSnapshot?
@@ -108,8 +124,15 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// The user message: the dates the model needs for relative deadlines, then the note.
     public static func prompt(for note: Note, today: Timestamp) -> String {
         var text = note.title == NoteText.title(from: note.body) ? note.body : note.title + "\n" + note.body
-        if text.count > maximumNoteCharacters {
-            text = String(text.prefix(maximumNoteCharacters)) + "\n[the rest of the note is cut]"
+        if text.utf8.count > maximumNoteBytes {
+            var kept = 0
+            var end = text.startIndex
+            for index in text.indices {
+                kept += text[index].utf8.count
+                if kept > maximumNoteBytes { break }
+                end = text.index(after: index)
+            }
+            text = String(text[..<end]) + "\n[the rest of the note is cut]"
         }
         return promptPrefix + note.created.day + "\nToday: " + today.day + "\nNote:\n" + text
     }

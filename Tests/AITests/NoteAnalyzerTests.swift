@@ -30,7 +30,7 @@ struct NoteAnalyzerTests {
         let prompt = NoteAnalyzer.prompt(for: note, today: Timestamp(iso8601: "2026-11-21T10:00:00Z")!)
         #expect(prompt.hasPrefix("Created: 2026-11-20\nToday: 2026-11-21\nNote:\nDentist tomorrow\n"))
         #expect(prompt.hasSuffix("[the rest of the note is cut]"))
-        #expect(prompt.count < NoteAnalyzer.maximumNoteCharacters + 100)
+        #expect(prompt.utf8.count < NoteAnalyzer.maximumNoteBytes + 100)
     }
 
     @Test func summariesAreCutToThirtyWords() {

@@ -15,7 +15,7 @@ struct EditCommand: NotesCommand {
             .repeated("-t", "--tag", placeholder: "tag", help: "Add a tag (repeatable)."),
             .repeated("--untag", placeholder: "tag", help: "Remove a tag (repeatable)."),
         ],
-        positionals: [PositionalSpec(name: "id", help: "The note's id or any unique prefix of it.")]
+        positionals: [.noteID]
     )
 
     enum Change { case editor, replace(String), append(String), metadataOnly }

@@ -11,7 +11,7 @@ struct SetCommand: NotesCommand {
             .value("--category", placeholder: "category", help: "One of \(Category.allCases.map(\.rawValue).joined(separator: ", "))."),
             .value("--urgency", placeholder: "1-5", help: "1 (whenever) to 5 (today)."),
         ],
-        positionals: [PositionalSpec(name: "id", help: "The note's id or any unique prefix of it.")]
+        positionals: [.noteID]
     )
 
     let reference: String

@@ -7,7 +7,7 @@ struct ShowCommand: NotesCommand {
         name: "show",
         abstract: "Show a note and its analysis.",
         options: [.json],
-        positionals: [PositionalSpec(name: "id", help: "The note's id or any unique prefix of it.")]
+        positionals: [.noteID]
     )
 
     let reference: String

@@ -242,7 +242,7 @@ struct LogCommand: NotesCommand {
         abstract: "Show a note's history from the sync repository.",
         discussion: "Every synced version of the note, newest first (changes not yet synced are not in it).",
         options: [.json],
-        positionals: [PositionalSpec(name: "id", help: "The note's id or any unique prefix of it.")]
+        positionals: [.noteID]
     )
 
     let reference: String

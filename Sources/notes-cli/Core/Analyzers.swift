@@ -4,6 +4,6 @@ import Notes
 
 enum Analyzers {
     static func make(context: Context) -> NoteAnalyzer {
-        NoteAnalyzer(model: LanguageModel(configuration: .fromEnvironment(context.environment)))
+        NoteAnalyzer(model: NoteAnalyzer.model(environment: context.environment))
     }
 }

@@ -103,6 +103,10 @@ extension ParsedArguments {
     }
 }
 
+extension PositionalSpec {
+    static let noteID = PositionalSpec(name: "id", help: "The note's id or any unique prefix of it.")
+}
+
 extension OptionSpec {
     static let json = OptionSpec.flag("--json", help: "Print JSON for scripts.")
     static let tagFilter = OptionSpec.value("--tag", placeholder: "tag", help: "Only notes with this tag.")

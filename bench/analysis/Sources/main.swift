@@ -20,7 +20,7 @@ let limit = arguments.firstIndex(of: "--limit").flatMap { Int(arguments[$0 + 1])
 let lines = try String(contentsOfFile: arguments[1], encoding: .utf8).split(separator: "\n").prefix(limit)
 let notes = try lines.map { try JSONDecoder().decode(DevNote.self, from: Data($0.utf8)) }
 
-let analyzer = NoteAnalyzer(model: LanguageModel(configuration: .fromEnvironment()))
+let analyzer = NoteAnalyzer(model: NoteAnalyzer.model(environment: ProcessInfo.processInfo.environment))
 if let reason = analyzer.unavailableReason() {
     FileHandle.standardError.write(Data("model unavailable: \(reason)\n".utf8))
     exit(1)
