@@ -117,7 +117,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
         }
         return Analysis(category: generated.category, urgency: generated.urgency,
                         tasks: NoteAnalyzer.withChecklistItems(generated.tasks, from: note.body).map { TaskItem(text: $0) },
-                        summary: NoteAnalyzer.limitWords(generated.summary, to: GeneratedAnalysis.maximumSummaryWords),
+                        summary: NoteAnalyzer.limitWords(NoteAnalyzer.withoutRepetition(generated.summary), to: GeneratedAnalysis.maximumSummaryWords),
                         model: modelName, analyzedAt: today, analyzerVersion: analyzerVersion, contentHash: note.contentHash)
     }
 
@@ -169,6 +169,22 @@ public final class NoteAnalyzer: NoteAnalyzing {
         }
         var seen = Set<String>()
         return Array(result.filter { seen.insert($0.lowercased()).inserted }.prefix(GeneratedAnalysis.maximumTasks))
+    }
+
+    /// A small model sometimes loops ("dental care about dental care about ..."): the text is
+    /// cut where a run of three words starts to repeat, keeping its first occurrence.
+    static func withoutRepetition(_ text: String) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        var seen = Set<String>()
+        for start in 0..<max(0, words.count - 2) {
+            let trigram = words[start..<start + 3].map { $0.lowercased() }.joined(separator: " ")
+            if !seen.insert(trigram).inserted {
+                var kept = words[..<start].joined(separator: " ")
+                while let last = kept.last, last == "," || last == ";" || last == ":" { kept.removeLast() }
+                return kept
+            }
+        }
+        return text
     }
 
     static func limitWords(_ text: String, to limit: Int) -> String {

@@ -39,6 +39,13 @@ struct NoteAnalyzerTests {
         #expect(NoteAnalyzer.limitWords("  short one ", to: 30) == "short one")
     }
 
+    @Test func repetitionLoopsAreCut() {
+        #expect(NoteAnalyzer.withoutRepetition("Dental care about the crown; dental care about dental care about dental care about")
+                == "Dental care about the crown")
+        #expect(NoteAnalyzer.withoutRepetition("A plain summary without loops.") == "A plain summary without loops.")
+        #expect(NoteAnalyzer.withoutRepetition("one two") == "one two")
+    }
+
     @Test func generatedContentBecomesATypedAnalysis() throws {
         let content = try GeneratedContent(json: #"{"category": "health", "urgency": 4, "tasks": ["call"], "summary": "s"}"#)
         #expect(try GeneratedAnalysis(content) == GeneratedAnalysis(category: .health, urgency: 4, tasks: ["call"], summary: "s"))
