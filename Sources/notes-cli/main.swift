@@ -2,20 +2,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Notes
-import Storage
+import AI
 
 // Writing to a closed pipe must end quietly, not kill us with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
-var environment: [String: String] = [:]
-var pointer = environ
-while let entry = pointer.pointee {
-    let text = String(cString: entry)
-    if let equals = text.firstIndex(of: "=") {
-        environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
-    }
-    pointer += 1
-}
+let environment = ProcessEnvironment.current
 let terminal = Terminal(environment: environment)
 let status = NotesCLI.run(Array(CommandLine.arguments.dropFirst()), terminal: terminal, environment: environment)
 terminal.flush()

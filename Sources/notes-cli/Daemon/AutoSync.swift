@@ -14,33 +14,38 @@ struct AutoSync {
     private var nextInterval: Int64
     private var afterChange: Int64?
     private var lastFailure: String?
+    /// Read from the sync repository at start and at each interval, not on every wake-up: a
+    /// remote added while the daemon runs is used from the next interval on.
+    private var hasRemote: Bool
 
     init(context: Context, log: DaemonLog, interval: Int64) {
         self.context = context
         self.log = log
         self.interval = interval
         nextInterval = Clock.now().milliseconds + 2_000
+        hasRemote = AutoSync.remoteConfigured(context)
     }
 
-    /// When the next sync is due, or nil when there is no remote.
-    var nextDeadline: Int64? {
-        guard hasRemote else { return nil }
-        return min(nextInterval, afterChange ?? .max)
-    }
+    /// When the next sync (or, without a remote, the next look for one) is due.
+    var nextDeadline: Int64 { hasRemote ? min(nextInterval, afterChange ?? .max) : nextInterval }
 
-    private var hasRemote: Bool { FileSystem.exists(context.syncRepositoryPath) && ((try? context.syncEngine().remotes().isEmpty) == false) }
+    private static func remoteConfigured(_ context: Context) -> Bool {
+        FileSystem.exists(context.syncRepositoryPath) && ((try? context.syncEngine().remotes().isEmpty) == false)
+    }
 
     /// A write reached the database: sync soon if it was a local change not yet synced (a
     /// sync's own import, or nothing new, does not count, or syncing would never stop).
     mutating func noteLocalChange(store: NoteStore) throws {
-        guard try store.unsyncedChangeCount() > 0 else { return }
+        guard hasRemote, try store.unsyncedChangeCount() > 0 else { return }
         afterChange = Clock.now().milliseconds + AutoSync.debounce
     }
 
     mutating func runIfDue(store: NoteStore) throws {
-        guard let deadline = nextDeadline, Clock.now().milliseconds >= deadline else { return }
+        guard Clock.now().milliseconds >= nextDeadline else { return }
         afterChange = nil
         nextInterval = Clock.now().milliseconds + interval
+        hasRemote = AutoSync.remoteConfigured(context)
+        guard hasRemote else { return }
         do {
             let engine = try context.syncEngine()
             let remote = try SyncCommand.defaultRemote(engine)

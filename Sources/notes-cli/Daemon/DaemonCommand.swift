@@ -81,7 +81,7 @@ struct DaemonCommand: NotesCommand {
             if !once { try syncer.runIfDue(store: store) }
             if worker.ready, try worker.analyzeNext() { continue }
             if once { break }
-            let deadlines = [syncer.nextDeadline, worker.ready ? nil : nextAvailabilityCheck].compactMap { $0 }
+            let deadlines = [once ? nil : syncer.nextDeadline, worker.ready ? nil : nextAvailabilityCheck].compactMap { $0 }
             let timeout = deadlines.min().map { Int32(clamping: max(0, $0 - Clock.now().milliseconds)) } ?? -1
             switch watcher.wait(milliseconds: timeout) {
             case let .signal(signal):
