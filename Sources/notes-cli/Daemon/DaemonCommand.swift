@@ -9,7 +9,7 @@ struct DaemonCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "daemon",
         abstract: "Analyse new and changed notes in the background.",
-        usage: "[status] [--once] [--json]",
+        usage: "[status] [--once] [--sync-interval <seconds>] [--json]",
         discussion: """
             Prewarms the model, then analyses every note that has no analysis of its current text,
             oldest change first, and waits for changes without polling. With a sync remote, it also
