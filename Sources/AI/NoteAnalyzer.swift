@@ -30,6 +30,18 @@ public struct GeneratedAnalysis: Generable, Sendable, Equatable {
     /// its length limit and then must close it.
     static let maximumResponseTokens = maximumTasks * (maximumTaskCharacters + 4) + maximumSummaryCharacters + 80
 
+    /// The schema of one note's answer once its category is chosen and, when the note names a
+    /// deadline, its urgency computed: those values are fixed (and fast-forwarded, costing no
+    /// sampling), so the model writes the tasks and the summary knowing them.
+    static func schema(category: Category, urgency: ClosedRange<Int>) -> GenerationSchema {
+        .object("NoteAnalysis", properties: [
+            .init("category", .string(anyOf: [category.rawValue])),
+            .init("urgency", .integer(urgency)),
+            .init("tasks", .array(of: .string(minLength: 1, maxLength: maximumTaskCharacters), maximumCount: maximumTasks)),
+            .init("summary", .string(minLength: 1, maxLength: maximumSummaryCharacters)),
+        ])
+    }
+
     public init(category: Category, urgency: Int, tasks: [String], summary: String) {
         self.category = category
         self.urgency = urgency
@@ -51,11 +63,12 @@ public struct GeneratedAnalysis: Generable, Sendable, Equatable {
 public final class NoteAnalyzer: NoteAnalyzing {
     public let model: LanguageModel
     private let session: LanguageModelSession
+    private let categories: CategoryScorer
 
     /// Long notes: the model sees the first `maximumNoteBytes` bytes of UTF-8 (a note's point is
     /// nearly always at its start; bytes bound the token count, characters do not), then a line
     /// saying the rest was cut. Checklist items from the whole note are still added as tasks
-    /// (see `withChecklistItems`).
+    /// (see `tasks(model:body:)`).
     public static let maximumNoteBytes = 2_000
     static let promptPrefix = "Created: "
 
@@ -70,14 +83,18 @@ public final class NoteAnalyzer: NoteAnalyzing {
     public init(model: LanguageModel) {
         self.model = model
         session = LanguageModelSession(model: model, instructions: NoteAnalyzer.instructions)
+        categories = CategoryScorer(model: model)
     }
+
+    /// Bumped when the analysis changes in a way the prompts do not show (deadline rules).
+    static let rulesVersion = "2"
 
     /// Changes when the model file, the prompt or the schema changes.
     public var analyzerVersion: String {
         // The file's size stands for its identity: cheap (no load), and it differs between models.
         let identity = FileSystem.identity(of: model.configuration.modelPath).map { String($0.size) } ?? "missing"
-        let fingerprint = ContentHash.of(NoteAnalyzer.instructions + "\u{0}" + GeneratedAnalysis.generationSchema.jsonSchema.jsonString
-                                         + "\u{0}" + String(NoteAnalyzer.maximumNoteBytes))
+        let fingerprint = ContentHash.of([NoteAnalyzer.instructions, GeneratedAnalysis.generationSchema.jsonSchema.jsonString,
+                                          String(NoteAnalyzer.maximumNoteBytes), CategoryScorer.examples, NoteAnalyzer.rulesVersion].joined(separator: "\u{0}"))
         return modelName + "@" + identity + "/" + fingerprint.prefix(8)
     }
 
@@ -98,26 +115,37 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     public func prewarm() async throws {
         try await session.prewarm(promptPrefix: NoteAnalyzer.promptPrefix, schema: GeneratedAnalysis.generationSchema, includeSchemaInPrompt: false)
+        try await categories.prewarm()
     }
 
+    /// Three steps: the category by likelihood (`CategoryScorer`), the urgency from the deadline
+    /// the note names (`Deadlines`), then guided generation of the tasks and the summary with
+    /// those two fixed. With no deadline the model says whether there is anything to do (urgency
+    /// 1 or 2), and the tasks found settle it.
     public func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis {
+        let category = try await categories.category(of: note.title == NoteText.title(from: note.body) ? note.body : note.title + "\n" + note.body)
+        let reading = Deadlines.read(note.body, created: note.created.milliseconds / 86_400_000, today: today.milliseconds / 86_400_000)
+        let deadlineUrgency = reading.isPressing || reading.daysLeft != nil ? Deadlines.urgency(reading, hasTasks: true) : nil
+        let schema = GeneratedAnalysis.schema(category: category, urgency: deadlineUrgency.map { $0...$0 } ?? 1...2)
         let prompt = NoteAnalyzer.prompt(for: note, today: today)
         let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: GeneratedAnalysis.maximumResponseTokens)
-        let generated: GeneratedAnalysis
+        let content: GeneratedContent
         if let partial {
             var last: ResponseSnapshot?
-            for try await snapshot in session.streamResponse(to: prompt, generating: GeneratedAnalysis.self, includeSchemaInPrompt: false, options: options) {
+            for try await snapshot in session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: false, options: options) {
                 partial(snapshot.rawContent)
                 last = snapshot
             }
-            guard let last else { throw GenerationError.decodingFailure("the model produced nothing") }
-            generated = try last.value(GeneratedAnalysis.self)
+            guard let final = last?.content, last?.isComplete == true else { throw GenerationError.decodingFailure("the model produced nothing") }
+            content = final
         } else {
-            generated = try await session.respond(to: prompt, generating: GeneratedAnalysis.self, includeSchemaInPrompt: false, options: options).content
+            content = try await session.respond(to: prompt, schema: schema, includeSchemaInPrompt: false, options: options).content
         }
-        return Analysis(category: generated.category, urgency: generated.urgency,
-                        tasks: NoteAnalyzer.withChecklistItems(generated.tasks, from: note.body).map { TaskItem(text: $0) },
-                        summary: NoteAnalyzer.limitWords(NoteAnalyzer.withoutRepetition(generated.summary), to: GeneratedAnalysis.maximumSummaryWords),
+        let generated = try GeneratedAnalysis(content)
+        let tasks = NoteAnalyzer.tasks(model: generated.tasks, body: note.body)
+        return Analysis(category: generated.category, urgency: Deadlines.urgency(reading, hasTasks: !tasks.isEmpty),
+                        tasks: tasks.map { TaskItem(text: $0) },
+                        summary: NoteAnalyzer.summary(model: generated.summary, body: note.body),
                         model: modelName, analyzedAt: today, analyzerVersion: analyzerVersion, contentHash: note.contentHash)
     }
 
@@ -153,22 +181,30 @@ public final class NoteAnalyzer: NoteAnalyzing {
         return items.filter { !$0.isEmpty }
     }
 
-    /// The model's tasks, with every explicit checklist item that none of them covers added:
-    /// explicit items always become tasks. Explicit items first when over the limit.
-    static func withChecklistItems(_ tasks: [String], from body: String) -> [String] {
-        let explicit = checklistItems(in: body)
-        var result = tasks.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
-        var missing: [String] = []
-        for item in explicit where !result.contains(where: { TaskText.covers($0, item) }) { missing.append(item) }
-        if result.count + missing.count > GeneratedAnalysis.maximumTasks {
-            let covered = result.filter { task in explicit.contains { TaskText.covers(task, $0) } }
-            let others = result.filter { task in !explicit.contains { TaskText.covers(task, $0) } }
-            result = covered + missing + others
-        } else {
-            result += missing
+    /// The model's summary, cut where it starts to loop and at 30 words; when it is not about
+    /// this note (a small model sometimes repeats an example or the instructions: most of its
+    /// words are not the note's), the note's own opening words instead.
+    static func summary(model: String, body: String) -> String {
+        let generated = limitWords(withoutRepetition(model), to: GeneratedAnalysis.maximumSummaryWords)
+        let words = TaskText.contentWords(generated)
+        if !words.isEmpty, words.intersection(TaskText.contentWords(body)).count * 2 >= words.count { return generated }
+        return opening(of: body)
+    }
+
+    /// The first sentences of the note, up to 30 words, without Markdown markers.
+    static func opening(of body: String) -> String {
+        var words: [Substring] = []
+        for line in body.split(whereSeparator: \.isNewline) {
+            var text = line.trimmingWhitespace()
+            while let first = text.first, "-*•+>#[] ".contains(first) { text.removeFirst() }
+            if text.hasPrefix("```") || text.isEmpty { continue }
+            words += text.split(whereSeparator: \.isWhitespace)
+            if words.count >= GeneratedAnalysis.maximumSummaryWords { break }
+            if let last = words.last?.last, !".!?:;".contains(last) { words[words.count - 1] += ";" }
         }
-        var seen = Set<String>()
-        return Array(result.filter { seen.insert($0.lowercased()).inserted }.prefix(GeneratedAnalysis.maximumTasks))
+        var text = words.prefix(GeneratedAnalysis.maximumSummaryWords).joined(separator: " ")
+        while let last = text.last, ";:,".contains(last) { text.removeLast() }
+        return text
     }
 
     /// A small model sometimes loops ("dental care about dental care about ..."): the text is

@@ -84,7 +84,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     // Howard Hinnant's days-from-civil algorithms: exact for every proleptic Gregorian date.
-    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
+    /// Days since 1970-01-01 of a calendar date.
+    public static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = y.floorDivided(by: 400)
         let yearOfEra = y - era * 400
@@ -94,7 +95,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+    /// The calendar date of a count of days since 1970-01-01.
+    public static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = z.floorDivided(by: 146_097)
         let dayOfEra = z - era * 146_097

@@ -184,6 +184,21 @@ struct LanguageModelSessionTests {
         #expect(a.content == b.content)
     }
 
+    @Test func choicesAreScoredByLikelihood() async throws {
+        let session = LanguageModelSession(model: TestModel.shared, instructions: "Fruit: apple\nFruit: pear\nFruit: plum\n",
+                                           promptStyle: .continuation)
+        let scores = try await session.logProbabilities(of: [" apple", " tractor", " pear and a plum"], after: "Fruit:")
+        #expect(scores.count == 3)
+        #expect(scores.allSatisfy { $0 < 0 && $0.isFinite })
+        #expect(scores[0] > scores[1], "a fruit after fruits is likelier than a tractor")
+        // A longer choice is its first token's probability times the rest's: never likelier.
+        let first = try await session.logProbabilities(of: [" pear"], after: "Fruit:")
+        #expect(scores[2] < first[0])
+        // Scoring leaves the cache holding the prompt alone: the same request scores the same.
+        let again = try await session.logProbabilities(of: [" apple", " tractor", " pear and a plum"], after: "Fruit:")
+        for (a, b) in zip(scores, again) { #expect(abs(a - b) < 1e-3) }
+    }
+
     @Test func aPromptLargerThanTheContextIsReported() async throws {
         let session = LanguageModelSession(model: TestModel.shared)
         let huge = String(repeating: "note ", count: 3000)

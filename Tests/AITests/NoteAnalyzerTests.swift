@@ -15,13 +15,29 @@ struct NoteAnalyzerTests {
     @Test func checklistItemsAlwaysBecomeTasks() {
         let body = "Plan\n- [ ] book the venue\n- [x] send invites\n* [ ] order cake\nTODO: call Mum\nsome text"
         #expect(NoteAnalyzer.checklistItems(in: body) == ["book the venue", "order cake", "call Mum"])
-        let tasks = NoteAnalyzer.withChecklistItems(["Book the venue for Saturday", "buy candles"], from: body)
-        #expect(tasks == ["Book the venue for Saturday", "buy candles", "order cake", "call Mum"])
-        let many = (1...6).map { "task \($0) thing\($0)" }
-        let capped = NoteAnalyzer.withChecklistItems(many, from: body)
+        let tasks = NoteAnalyzer.tasks(model: ["Book the venue for Saturday", "buy candles for the venue"], body: body)
+        #expect(tasks == ["book the venue", "order cake", "call Mum"])
+        let many = (1...6).map { "plan thing\($0) item\($0)" }
+        let capped = NoteAnalyzer.tasks(model: many, body: body + "\n" + many.joined(separator: "\n"))
         #expect(capped.count == GeneratedAnalysis.maximumTasks)
-        #expect(capped.contains("book the venue"))
-        #expect(capped.contains("call Mum"))
+        #expect(capped.prefix(3) == ["book the venue", "order cake", "call Mum"])
+    }
+
+    @Test func modelTasksAreKeptOnlyWhenTheNoteSupportsThem() {
+        let body = "Standup: the deploy slipped. I need to update the release notes once it lands."
+        let tasks = NoteAnalyzer.tasks(model: ["./finance.md", "finance", "Update the release notes", "Buy a new laptop today"], body: body)
+        #expect(tasks == ["Update the release notes"])
+    }
+
+    @Test func instructionsInTheNoteBecomeTasks() {
+        let body = """
+        Chem 201 problem set 8 due Friday. Go to the help desk Wednesday with Dr. Lee!
+        Don't paste passwords in Slack. Nothing else for me.
+        - call the bank about the fee
+        I need to update the release notes.
+        """
+        #expect(NoteAnalyzer.instructions(in: body) == ["Go to the help desk Wednesday with Dr. Lee", "Call the bank about the fee", "Update the release notes"])
+        #expect(NoteAnalyzer.instructions(in: "Met Luis. Lunch was good. Watch it.").isEmpty)
     }
 
     @Test func promptCarriesDatesAndCutsLongNotes() throws {
@@ -31,6 +47,14 @@ struct NoteAnalyzerTests {
         #expect(prompt.hasPrefix("Created: 2026-11-20\nToday: 2026-11-21\nNote:\nDentist tomorrow\n"))
         #expect(prompt.hasSuffix("[the rest of the note is cut]"))
         #expect(prompt.utf8.count < NoteAnalyzer.maximumNoteBytes + 100)
+    }
+
+    @Test func aSummaryAboutAnotherNoteGivesWayToTheNotesOpening() {
+        let body = "# Dentist\n- Wednesday 8:30, Dr. Novak\nCleaning + check the left molar"
+        #expect(NoteAnalyzer.summary(model: "Dentist on Wednesday at 8:30 for a cleaning.", body: body) == "Dentist on Wednesday at 8:30 for a cleaning.")
+        #expect(NoteAnalyzer.summary(model: "A good day with a long walk by the lake with Sam.", body: body)
+                == "Dentist; Wednesday 8:30, Dr. Novak; Cleaning + check the left molar")
+        #expect(NoteAnalyzer.summary(model: "", body: body).hasPrefix("Dentist;"))
     }
 
     @Test func summariesAreCutToThirtyWords() {
@@ -52,5 +76,28 @@ struct NoteAnalyzerTests {
         #expect(throws: GenerationDecodingError.self) {
             try GeneratedAnalysis(try GeneratedContent(json: #"{"category": "chores", "urgency": 4, "tasks": [], "summary": "s"}"#))
         }
+    }
+}
+
+/// The whole analysis on the real default model: the category by likelihood, the urgency from
+/// the deadline, tasks from the note's own instructions, a summary within its limit.
+@Suite(.enabled(if: TestModel.isPresent, "the default model is not installed"))
+struct NoteAnalyzerModelTests {
+    @Test func aNoteWithADeadlineIsAnalysedEndToEnd() async throws {
+        let model = LanguageModel(configuration: ModelConfiguration(modelPath: TestModel.path, contextSize: 3_072, threads: 1))
+        let analyzer = NoteAnalyzer(model: model)
+        try await analyzer.prewarm()
+        let created = Timestamp(iso8601: "2026-11-25T08:00:00Z")!
+        let note = try NoteInput.makeNote(text: "Credit card statement: payment of $642 due tomorrow. Pay it in full to avoid interest.",
+                                          title: nil, extraTags: [], at: created)
+        let analysis = try await analyzer.analyze(note, today: created, partial: nil)
+        #expect(analysis.urgency == 4, "due the day after it was written")
+        #expect(analysis.tasks.contains { $0.text.hasPrefix("Pay it in full") })
+        #expect(!analysis.summary.isEmpty && analysis.summary.split(separator: " ").count <= 30)
+        #expect(analysis.contentHash == note.contentHash)
+        #expect(analysis.analyzerVersion == analyzer.analyzerVersion)
+        // The same note, analysed again, gets the same answer: decoding is greedy.
+        let again = try await analyzer.analyze(note, today: created, partial: nil)
+        #expect(again.category == analysis.category && again.tasks == analysis.tasks && again.summary == analysis.summary)
     }
 }

@@ -1,17 +1,31 @@
 // A conversation with a local model, shaped like FoundationModels' LanguageModelSession.
 
+import Glibc
+
 /// Owns one llama.cpp context; one request at a time. Each request is answered from the
 /// instructions and its prompt (earlier requests are not part of later prompts), and reuses
 /// whatever prompt prefix is already in the context's cache (see `prewarm`).
 public actor LanguageModelSession {
     public nonisolated let model: LanguageModel
     public nonisolated let instructions: String?
+    public nonisolated let promptStyle: PromptStyle
     private var context: LlamaContext?
     private var isResponding = false
 
-    public init(model: LanguageModel = .default, instructions: String? = nil) {
+    /// How the instructions and a prompt become the model's text.
+    public enum PromptStyle: Sendable, Hashable {
+        /// The model's chat template, or the plain format when it has none: for answers.
+        case chat
+        /// The instructions and then the prompt, verbatim, with nothing added: for few-shot
+        /// completion, where the prompt ends where the model's continuation starts. A base
+        /// model without a chat template follows examples best this way.
+        case continuation
+    }
+
+    public init(model: LanguageModel = .default, instructions: String? = nil, promptStyle: PromptStyle = .chat) {
         self.model = model
         self.instructions = instructions
+        self.promptStyle = promptStyle
     }
 
     public var isRespondingNow: Bool { isResponding }
@@ -70,6 +84,51 @@ public actor LanguageModelSession {
     public nonisolated func streamResponse<T: Generable>(to prompt: String, generating type: T.Type = T.self, includeSchemaInPrompt: Bool = true,
                                                          options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<ResponseSnapshot, Error> {
         streamResponse(to: prompt, schema: T.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+
+    // MARK: Scoring
+
+    /// The natural-log probability of each choice as the model's continuation of `prompt`,
+    /// summed over the choice's tokens: what the model believes, not what it would sample, for
+    /// picking among a few known answers. Write the choices as they continue the text (with
+    /// their leading space: " work"). One evaluation of the prompt, reusing the cached prefix,
+    /// serves every choice; only a choice's tokens after its first are evaluated, then dropped.
+    public func logProbabilities(of choices: [String], after prompt: String) async throws(GenerationError) -> [Double] {
+        guard !isResponding else { throw .concurrentRequests }
+        isResponding = true
+        defer { isResponding = false }
+        let context = try makeContext()
+        var choiceTokens: [[Int32]] = []
+        for choice in choices {
+            guard let tokens = context.tokenize(Array(choice.utf8)), !tokens.isEmpty else {
+                throw .decodingFailure("the choice \"\(choice)\" has no tokens")
+            }
+            choiceTokens.append(tokens)
+        }
+        let tokens = try promptTokens(system: systemText(schema: nil), user: prompt, context: context).tokens
+        if Task.isCancelled { throw .cancelled }
+        let (logits, _) = try context.evaluate(tokens)
+        // Every first token is read before anything else is decoded: decoding reuses the buffer.
+        var scores = choiceTokens.map { Double(logits[Int($0[0])]) }
+        let normalizer = Self.logSumExp(logits)
+        scores = scores.map { $0 - normalizer }
+        let promptEnd = context.evaluated.count
+        for (index, tokens) in choiceTokens.enumerated() where tokens.count > 1 {
+            if Task.isCancelled { throw .cancelled }
+            for position in 1..<tokens.count {
+                let next = try context.append([tokens[position - 1]])
+                scores[index] += Double(next[Int(tokens[position])]) - Self.logSumExp(next)
+            }
+            context.truncate(to: promptEnd)
+        }
+        return scores
+    }
+
+    static func logSumExp(_ logits: UnsafeBufferPointer<Float>) -> Double {
+        guard let largest = logits.max() else { return 0 }
+        var sum = 0.0
+        for value in logits { sum += exp(Double(value - largest)) }
+        return Double(largest) + log(sum)
     }
 
     // MARK: Prewarm
@@ -135,7 +194,10 @@ public actor LanguageModelSession {
     private func promptTokens(system: String?, user: String, context: LlamaContext) throws(GenerationError)
         -> (tokens: [Int32], userEnd: Int, textBeforeUser: String) {
         let marker = "\u{1}notes-prompt\u{1}"
-        let rendered = PromptFormat.render(model: context.model, system: system, user: marker)
+        let rendered = switch promptStyle {
+        case .chat: PromptFormat.render(model: context.model, system: system, user: marker)
+        case .continuation: (system ?? "") + marker
+        }
         guard let cut = rendered.utf8.firstRange(of: marker.utf8) else { throw .decodingFailure("the chat template dropped the prompt") }
         let before = String(rendered[..<cut.lowerBound])
         let after = String(rendered[cut.upperBound...])

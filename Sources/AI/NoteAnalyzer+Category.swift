@@ -1,0 +1,103 @@
+// The category of a note, chosen by likelihood: the model reads labelled examples, then the note,
+// and every category is scored as the continuation. A sampled first token would follow the
+// model's bias toward a few labels (SmolLM2-135M said "finance" for most notes); the scores are
+// divided by the same model's scores for notes that say nothing, which removes that bias
+// ("contextual calibration").
+import Notes
+#if canImport(Glibc)
+import Glibc
+#endif
+
+actor CategoryScorer {
+    let session: LanguageModelSession
+    /// Log of the probability each category gets after a note that says nothing.
+    private var bias: [Double]?
+
+    static let choices = Category.allCases.map { " " + $0.rawValue }
+    static let contentFreeNotes = ["N/A", "", "[note]"]
+    /// The note as the scorer sees it: one line, cut here (its start says what it is about).
+    static let maximumCharacters = 600
+
+    init(model: LanguageModel) {
+        session = LanguageModelSession(model: model, instructions: CategoryScorer.examples, promptStyle: .continuation)
+    }
+
+    func prewarm() async throws(GenerationError) {
+        try await session.prewarm(promptPrefix: "Note:")
+        _ = try await calibration()
+    }
+
+    func category(of text: String) async throws(GenerationError) -> Category {
+        let bias = try await calibration()
+        let scores = try await session.logProbabilities(of: CategoryScorer.choices, after: CategoryScorer.prompt(text))
+        var best = 0
+        for index in scores.indices where scores[index] - bias[index] > scores[best] - bias[best] { best = index }
+        return Category.allCases[best]
+    }
+
+    private func calibration() async throws(GenerationError) -> [Double] {
+        if let bias { return bias }
+        var mean = [Double](repeating: 0, count: CategoryScorer.choices.count)
+        for note in CategoryScorer.contentFreeNotes {
+            let probabilities = CategoryScorer.normalized(try await session.logProbabilities(of: CategoryScorer.choices, after: CategoryScorer.prompt(note)))
+            for index in mean.indices { mean[index] += probabilities[index] / Double(CategoryScorer.contentFreeNotes.count) }
+        }
+        let bias = mean.map { log(max($0, 1e-12)) }
+        self.bias = bias
+        return bias
+    }
+
+    /// Probabilities over the choices alone, from their log-probabilities.
+    static func normalized(_ scores: [Double]) -> [Double] {
+        let largest = scores.max() ?? 0
+        let weights = scores.map { exp($0 - largest) }
+        let total = weights.reduce(0, +)
+        return weights.map { $0 / total }
+    }
+
+    static func prompt(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return "Note: " + String(line.prefix(maximumCharacters)) + "\nCategory:"
+    }
+
+    /// Written for this purpose (none is from the evaluation's notes); the order mixes the
+    /// categories so that none is favoured by coming last.
+    static let examples: String = {
+        let labelled: [(String, Category)] = [
+            ("Mum's birthday on Sunday. Buy flowers and call my brother about the cake.", .personal),
+            ("Read the paper on transformers for the seminar and write a one-page summary.", .study),
+            ("Pancakes: 2 eggs, 250 ml milk, 125 g flour, pinch of salt.", .other),
+            ("\"The best way out is always through.\" Robert Frost", .other),
+            ("Send the Q3 deck to the client before Thursday's call.", .work),
+            ("Ran 5 km in 28 minutes. Knee fine. Drink more water.", .health),
+            ("Groceries: milk, eggs, rice, dish soap.", .personal),
+            ("Lecture notes: eigenvalues are the roots of the characteristic polynomial.", .study),
+            ("File the tax return and send the receipts to the accountant.", .finance),
+            ("Octopuses have three hearts and blue blood.", .other),
+            ("Call the plumber about the leaking kitchen tap.", .personal),
+            ("Dentist check-up next month; floss daily until then.", .health),
+            ("Electricity bill of 84 euros due on the 3rd. Pay it from the joint account.", .finance),
+            ("Quarterly review with the team lead on Monday; prepare the metrics slide.", .work),
+            ("Take the antibiotics twice a day for 7 days, with food.", .health),
+            ("Budget for December: rent 950, food 300, gifts 200, save 400.", .finance),
+            ("Practice guitar scales? No: finish the online Python course module 3 quiz.", .study),
+            ("Wi-Fi password for the cabin: lakeside2024.", .other),
+            ("Chemistry midterm on the 14th. Review chapters 5 to 7 and the lab reports.", .study),
+            ("Interview a backend candidate at 3pm, read her CV first.", .work),
+            ("Spanish class homework: 20 flashcards a day, essay due Monday.", .study),
+            ("Back pain again after running. Book a physio session and stretch every morning.", .health),
+            ("Board games at Kim's on Saturday, bring snacks.", .personal),
+            ("Weekend in Vienna in May: book the train and find a dog sitter.", .personal),
+            ("Slept 5 hours all week. Cut coffee after 2pm, walk at lunch.", .health),
+            ("Transfer 300 to the savings account and cancel the unused gym subscription payment.", .finance),
+            ("Bug in the billing service: retries double-charge. Write a fix and a test before the release.", .work),
+            ("1:1 with my manager: ask about the promotion timeline and the on-call rota.", .work),
+            ("Shortcut: ctrl+shift+t reopens the last closed browser tab.", .other),
+            ("Invoice #112 from the landlord: 1,200 for January rent, pay by the 5th.", .finance),
+        ]
+        let head = "Each note is labelled with one category: work (job, colleagues, clients), personal (family, friends, home, errands, hobbies, travel), "
+            + "study (courses, exams, homework, learning), health (body, doctors, medicine, exercise, sleep, food habits), "
+            + "finance (money, bills, taxes, budgets), other (quotes, facts, recipes, reference).\n\n"
+        return head + labelled.map { "Note: \($0.0)\nCategory: \($0.1.rawValue)\n\n" }.joined()
+    }()
+}
