@@ -37,13 +37,20 @@ enum Deadlines {
         let isPressing = pressingPhrases.contains { padded.contains(" \($0) ") }
         var candidates: [Int64] = []
         for (phrase, offset) in relativePhrases where padded.contains(" \(phrase) ") { candidates.append(created + offset) }
+        // Monday = 0. "This week" ends on Friday, or at once when the note is written at the weekend.
+        let weekday = Int((created + 3).floorMod(7))
+        if ["this week", "end of the week", "end of week"].contains(where: { padded.contains(" \($0) ") }) {
+            candidates.append(created + Int64(max(0, 4 - weekday)))
+        }
+        if ["this weekend", "by the weekend"].contains(where: { padded.contains(" \($0) ") }) {
+            candidates.append(created + Int64(max(0, 5 - weekday)))
+        }
         for (index, word) in words.enumerated() {
             let previous = index > 0 ? words[index - 1] : ""
             let next = index + 1 < words.count ? words[index + 1] : ""
-            if let weekday = weekdays[word] {
+            if let day = weekdays[word] {
                 // The next such day after the note was written; "next Friday" the same.
-                let current = Int((created + 3).floorMod(7))
-                let ahead = (weekday - current + 7) % 7
+                let ahead = (day - weekday + 7) % 7
                 candidates.append(created + Int64(ahead == 0 ? 7 : ahead))
             } else if let month = months[word] {
                 // "Dec 20", "20 Dec", "December 20th 2026".
@@ -84,7 +91,6 @@ enum Deadlines {
         ("hoy", 0), ("esta noche", 0), ("aujourd hui", 0), ("ce soir", 0), ("heute", 0),
         ("tomorrow", 1), ("tmrw", 1), ("demain", 1), ("morgen", 1), ("mañana", 1),
         ("day after tomorrow", 2), ("pasado mañana", 2), ("après demain", 2), ("übermorgen", 2),
-        ("this week", 3), ("end of the week", 3), ("end of week", 3), ("this weekend", 3),
         ("next week", 7), ("semana que viene", 7), ("próxima semana", 7), ("semaine prochaine", 7), ("nächste woche", 7),
         ("in a week", 7), ("in two weeks", 14), ("end of next week", 10),
         ("next month", 30), ("in a month", 30), ("mes que viene", 30), ("mois prochain", 30),

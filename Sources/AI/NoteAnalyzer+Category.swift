@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 actor CategoryScorer {
-    let session: LanguageModelSession
+    nonisolated let session: LanguageModelSession
     /// Log of the probability each category gets after a note that says nothing.
     private var bias: [Double]?
 
@@ -18,8 +18,18 @@ actor CategoryScorer {
     /// The note as the scorer sees it: one line, cut here (its start says what it is about).
     static let maximumCharacters = 600
 
-    init(model: LanguageModel) {
-        session = LanguageModelSession(model: model, instructions: CategoryScorer.examples, promptStyle: .continuation)
+    /// The user's corrections, at most this many, each cut to `maximumCharacters / 2`.
+    static let maximumCorrections = 12
+
+    /// `corrections` are notes whose category the user set by hand, newest first: they follow
+    /// the built-in examples (the newest last, nearest the note), so the user's own sense of
+    /// "work" or "personal" weighs in.
+    init(model: LanguageModel, corrections: [(text: String, category: Category)] = []) {
+        let own = corrections.prefix(CategoryScorer.maximumCorrections).reversed().map { (String(CategoryScorer.line($0.text).prefix(CategoryScorer.maximumCharacters / 2)), $0.category) }
+        let instructions = CategoryScorer.examples + own.map { CategoryScorer.example($0.0, $0.1) }.joined()
+        // The examples (about 800 tokens, 1,100 with the most corrections) and a note cut to
+        // 600 characters.
+        session = LanguageModelSession(model: model, instructions: instructions, promptStyle: .continuation, contextSize: 2_048)
     }
 
     func prewarm() async throws(GenerationError) {
@@ -29,7 +39,13 @@ actor CategoryScorer {
 
     func category(of text: String) async throws(GenerationError) -> Category {
         let bias = try await calibration()
-        let scores = try await session.logProbabilities(of: CategoryScorer.choices, after: CategoryScorer.prompt(text))
+        let scores: [Double]
+        do {
+            scores = try await session.logProbabilities(of: CategoryScorer.choices, after: CategoryScorer.prompt(text))
+        } catch .exceededContextWindowSize {
+            // 600 characters of a script that takes a token per character: its start is enough.
+            scores = try await session.logProbabilities(of: CategoryScorer.choices, after: CategoryScorer.prompt(String(text.prefix(150))))
+        }
         var best = 0
         for index in scores.indices where scores[index] - bias[index] > scores[best] - bias[best] { best = index }
         return Category.allCases[best]
@@ -56,9 +72,12 @@ actor CategoryScorer {
     }
 
     static func prompt(_ text: String) -> String {
-        let line = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return "Note: " + String(line.prefix(maximumCharacters)) + "\nCategory:"
+        "Note: " + String(line(text).prefix(maximumCharacters)) + "\nCategory:"
     }
+
+    static func line(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+
+    static func example(_ text: String, _ category: Category) -> String { "Note: \(text)\nCategory: \(category.rawValue)\n\n" }
 
     /// Written for this purpose (none is from the evaluation's notes); the order mixes the
     /// categories so that none is favoured by coming last.
@@ -98,6 +117,6 @@ actor CategoryScorer {
         let head = "Each note is labelled with one category: work (job, colleagues, clients), personal (family, friends, home, errands, hobbies, travel), "
             + "study (courses, exams, homework, learning), health (body, doctors, medicine, exercise, sleep, food habits), "
             + "finance (money, bills, taxes, budgets), other (quotes, facts, recipes, reference).\n\n"
-        return head + labelled.map { "Note: \($0.0)\nCategory: \($0.1.rawValue)\n\n" }.joined()
+        return head + labelled.map { example($0.0, $0.1) }.joined()
     }()
 }

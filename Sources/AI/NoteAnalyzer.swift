@@ -80,10 +80,16 @@ public final class NoteAnalyzer: NoteAnalyzing {
         return LanguageModel(configuration: configuration)
     }
 
-    public init(model: LanguageModel) {
+    /// `corrections`: notes whose category the user set by hand, newest first
+    /// (`NoteStore.categoryCorrections`); they become examples for the category. They do not
+    /// change `analyzerVersion`: a correction does not make every note pending again.
+    /// How many of the user's corrections the category reads as examples.
+    public static var maximumCorrections: Int { CategoryScorer.maximumCorrections }
+
+    public init(model: LanguageModel, corrections: [(text: String, category: Category)] = []) {
         self.model = model
         session = LanguageModelSession(model: model, instructions: NoteAnalyzer.instructions)
-        categories = CategoryScorer(model: model)
+        categories = CategoryScorer(model: model, corrections: corrections)
     }
 
     /// Bumped when the analysis changes in a way the prompts do not show (deadline rules).
@@ -187,8 +193,22 @@ public final class NoteAnalyzer: NoteAnalyzing {
     static func summary(model: String, body: String) -> String {
         let generated = limitWords(withoutRepetition(model), to: GeneratedAnalysis.maximumSummaryWords)
         let words = TaskText.contentWords(generated)
-        if !words.isEmpty, words.intersection(TaskText.contentWords(body)).count * 2 >= words.count { return generated }
+        if !words.isEmpty, !stutters(generated), words.intersection(TaskText.contentWords(body)).count * 2 >= words.count { return generated }
         return opening(of: body)
+    }
+
+    /// A run of up to 10 characters repeated 4 times in a row ("1.1.1.1.", "abcabcabcabc"): the
+    /// model looped inside a word, where `withoutRepetition` sees no repeated words.
+    static func stutters(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        for period in 1...10 where bytes.count >= period * 4 {
+            var run = 0
+            for index in period..<bytes.count {
+                run = bytes[index] == bytes[index - period] ? run + 1 : 0
+                if run >= period * 3 && !(period == 1 && bytes[index] == UInt8(ascii: ".")) { return true }
+            }
+        }
+        return false
     }
 
     /// The first sentences of the note, up to 30 words, without Markdown markers.

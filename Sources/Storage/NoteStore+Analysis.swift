@@ -31,6 +31,20 @@ extension NoteStore {
                         model: row.model, analyzedAt: row.analyzedAt, analyzerVersion: row.version, contentHash: row.hash)
     }
 
+    /// Live notes whose category the user corrected (`notes set --category`), the most recently
+    /// changed first: the analyzer reads them as examples of the user's own categories.
+    public func categoryCorrections(limit: Int) throws -> [(text: String, category: Category)] {
+        try database.statement("""
+            SELECT n.title, n.body, a.user_category FROM analyses a JOIN notes n ON n.seq = a.note_seq
+            WHERE a.user_category IS NOT NULL AND n.deleted IS NULL
+            ORDER BY n.updated DESC LIMIT ?
+            """).rows([Int64(limit)]) { row in
+            let body = row.string(1)
+            let text = row.string(0) == NoteText.title(from: body) ? body : row.string(0) + "\n" + body
+            return (text: text, category: Category(rawValue: row.string(2)) ?? .other)
+        }
+    }
+
     /// Ids of live notes without an analysis of their current content by `analyzerVersion`,
     /// oldest change first.
     public func pendingAnalysis(analyzerVersion: String, limit: Int? = nil) throws -> [NoteID] {

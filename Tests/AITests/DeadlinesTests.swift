@@ -22,6 +22,9 @@ struct DeadlinesTests {
         #expect(urgency("Apply in 20 days") == 2)
         #expect(urgency("Practise before lundi prochain") == 3)
         #expect(urgency("Reunión el viernes a las 10:15") == 4)
+        #expect(urgency("Finish the deck by the end of the week") == 4, "Friday, two days on")
+        #expect(urgency("Finish the deck by the end of the week", created: "2026-11-28") == 5, "written on a Saturday")
+        #expect(urgency("Clean the garage this weekend", created: "2026-11-23") == 3, "Monday to Saturday")
     }
 
     @Test func explicitDatesAndDaysOfTheMonth() {

@@ -55,6 +55,17 @@ struct NoteAnalyzerTests {
         #expect(NoteAnalyzer.summary(model: "A good day with a long walk by the lake with Sam.", body: body)
                 == "Dentist; Wednesday 8:30, Dr. Novak; Cleaning + check the left molar")
         #expect(NoteAnalyzer.summary(model: "", body: body).hasPrefix("Dentist;"))
+        #expect(NoteAnalyzer.summary(model: "Dentist: 8.1.1.1.1.1.1.1.1", body: body).hasPrefix("Dentist; Wednesday"), "a loop inside a word")
+        #expect(!NoteAnalyzer.stutters("Dentist at 8:30... then cleaning, 10.00 EUR"))
+    }
+
+    @Test func correctionsFollowTheBuiltInCategoryExamples() {
+        let corrections: [(text: String, category: Category)] = [("Choir\nrehearsal Tuesday", .personal), ("Board   numbers", .work)]
+        let scorer = CategoryScorer(model: LanguageModel(configuration: ModelConfiguration(modelPath: "/nonexistent.gguf")), corrections: corrections)
+        let instructions = scorer.session.instructions ?? ""
+        #expect(instructions.hasPrefix(CategoryScorer.examples))
+        // Newest first in, so newest last out: nearest the note being classified.
+        #expect(instructions.hasSuffix("Note: Board numbers\nCategory: work\n\nNote: Choir rehearsal Tuesday\nCategory: personal\n\n"))
     }
 
     @Test func summariesAreCutToThirtyWords() {

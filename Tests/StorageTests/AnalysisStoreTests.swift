@@ -61,6 +61,27 @@ struct AnalysisStoreTests {
         #expect(try store.notes(matching: NoteFilter(urgency: 2)).count == 1)
     }
 
+    @Test func correctedCategoriesAreListedNewestFirstForTheAnalyzer() throws {
+        let store = try inMemoryStore()
+        let old = try makeNote("Quarterly numbers for the board", at: 1_764_000_000_000)
+        let new = try makeNote("Choir rehearsal schedule", at: 1_764_000_100_000)
+        let gone = try makeNote("Old gym plan", at: 1_764_000_200_000)
+        let untouched = try makeNote("call the dentist", at: 1_764_000_300_000)
+        for note in [old, new, gone, untouched] {
+            try store.insert(note)
+            try store.saveAnalysis(analysis(of: note), for: note.id)
+        }
+        try store.correct(old.id, category: .work, urgency: nil)
+        try store.correct(new.id, category: .personal, urgency: nil)
+        try store.correct(gone.id, category: .health, urgency: nil)
+        try store.correct(untouched.id, category: nil, urgency: 1)
+        try store.delete(gone.id, at: Timestamp(milliseconds: 1_764_000_400_000))
+        let corrections = try store.categoryCorrections(limit: 10)
+        #expect(corrections.map(\.text) == ["Choir rehearsal schedule", "Quarterly numbers for the board"])
+        #expect(corrections.map(\.category) == [.personal, .work])
+        #expect(try store.categoryCorrections(limit: 1).count == 1)
+    }
+
     @Test func summariesAndTasksAreSearchable() throws {
         let store = try inMemoryStore()
         let note = try makeNote("appointment on Monday")

@@ -4,7 +4,10 @@ import os
 import sys
 import time
 
-from llama_cpp import Llama
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from peer_format import plain_prompt  # noqa: E402
+
+from llama_cpp import Llama, LlamaGrammar
 
 directory = sys.argv[1] if len(sys.argv) > 1 else "bench/ai"
 prompts = json.load(open(os.path.join(directory, "prompts.json")))
@@ -31,9 +34,20 @@ def stream(messages, max_tokens, response_format=None):
     count = 0
     text = ""
     start = time.perf_counter()
-    for chunk in llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=0.0, top_k=1,
-                                            response_format=response_format, stream=True):
-        delta = chunk["choices"][0]["delta"].get("content")
+    if llm.metadata.get("tokenizer.chat_template"):
+        chunks = llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=0.0, top_k=1,
+                                            response_format=response_format, stream=True)
+    else:
+        # No chat template (Gemma 3 270M base): ours uses its plain format, so the peer does too,
+        # with llama.cpp's grammar built from the same schema.
+        grammar = LlamaGrammar.from_json_schema(json.dumps(response_format["schema"]), verbose=False) if response_format else None
+        chunks = llm.create_completion(prompt=plain_prompt(messages), max_tokens=max_tokens, temperature=0.0, top_k=1,
+                                       grammar=grammar, stream=True)
+    for chunk in chunks:
+        choice = chunk["choices"][0]
+        if "text" in choice:
+            choice = {"delta": {"content": choice["text"] or None}}
+        delta = choice["delta"].get("content")
         if delta is None:
             continue
         count += 1

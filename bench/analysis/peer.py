@@ -25,6 +25,9 @@ import os
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from peer_format import plain_prompt  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_MODEL = "/opt/notes-deps/default-model.gguf"
 CATEGORIES = ["work", "personal", "study", "health", "finance", "other"]
@@ -91,13 +94,24 @@ def analyse(llm, system_prompt, note):
     ]
     start = time.perf_counter()
     try:
-        out = llm.create_chat_completion(
-            messages=messages,
-            response_format={"type": "json_object", "schema": SCHEMA},
-            temperature=0.0,
-            max_tokens=MAX_TOKENS,
-        )
-        raw = out["choices"][0]["message"]["content"] or ""
+        if llm.metadata.get("tokenizer.chat_template"):
+            out = llm.create_chat_completion(
+                messages=messages,
+                response_format={"type": "json_object", "schema": SCHEMA},
+                temperature=0.0,
+                max_tokens=MAX_TOKENS,
+            )
+            raw = out["choices"][0]["message"]["content"] or ""
+        else:
+            # No chat template (Gemma 3 270M base): the same plain format as ours
+            # (Sources/AI/Runtime/PromptFormat.swift), and llama.cpp's grammar from the schema.
+            out = llm.create_completion(
+                prompt=plain_prompt(messages),
+                grammar=LlamaGrammar.from_json_schema(json.dumps(SCHEMA), verbose=False),
+                temperature=0.0,
+                max_tokens=MAX_TOKENS,
+            )
+            raw = out["choices"][0]["text"] or ""
         finish = out["choices"][0].get("finish_reason")
         error = None
     except Exception as e:  # e.g. a prompt longer than the context
@@ -135,7 +149,8 @@ def main():
     ap.add_argument("--model", default=os.environ.get("NOTES_MODEL") or DEFAULT_MODEL)
     args = ap.parse_args()
 
-    from llama_cpp import Llama  # imported late so --help works without the venv
+    from llama_cpp import Llama, LlamaGrammar  # imported late so --help works without the venv
+    globals()["LlamaGrammar"] = LlamaGrammar
 
     with open(args.devset, encoding="utf-8") as fh:
         notes = [json.loads(line) for line in fh if line.strip()]

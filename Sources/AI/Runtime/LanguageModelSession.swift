@@ -9,6 +9,8 @@ public actor LanguageModelSession {
     public nonisolated let model: LanguageModel
     public nonisolated let instructions: String?
     public nonisolated let promptStyle: PromptStyle
+    /// Tokens this session's context holds; the model configuration's size unless given.
+    public nonisolated let contextSize: Int
     private var context: LlamaContext?
     private var isResponding = false
 
@@ -22,10 +24,13 @@ public actor LanguageModelSession {
         case continuation
     }
 
-    public init(model: LanguageModel = .default, instructions: String? = nil, promptStyle: PromptStyle = .chat) {
+    /// `contextSize` below the model configuration's saves memory for short requests (each
+    /// session owns its context's keys and values).
+    public init(model: LanguageModel = .default, instructions: String? = nil, promptStyle: PromptStyle = .chat, contextSize: Int? = nil) {
         self.model = model
         self.instructions = instructions
         self.promptStyle = promptStyle
+        self.contextSize = contextSize ?? model.configuration.contextSize
     }
 
     public var isRespondingNow: Bool { isResponding }
@@ -177,7 +182,9 @@ public actor LanguageModelSession {
     private func makeContext() throws(GenerationError) -> LlamaContext {
         if let context { return context }
         let loaded = try model.loaded()
-        let context = try LlamaContext(model: loaded, configuration: model.configuration)
+        var configuration = model.configuration
+        configuration.contextSize = contextSize
+        let context = try LlamaContext(model: loaded, configuration: configuration)
         self.context = context
         return context
     }

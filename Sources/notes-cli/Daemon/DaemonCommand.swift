@@ -55,7 +55,7 @@ struct DaemonCommand: NotesCommand {
         let lock = try DaemonLock(home: context.home)
         defer { withExtendedLifetime(lock) {} }
         let log = DaemonLog(terminal: context.terminal, environment: context.environment)
-        let analyzer = Analyzers.make(context: context)
+        let analyzer = Analyzers.make(context: context, store: store)
         log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
         var worker = AnalysisWorker(store: store, analyzer: analyzer, log: log, environment: context.environment)
         var syncer = AutoSync(context: context, log: log, interval: syncInterval)
