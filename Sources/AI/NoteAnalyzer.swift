@@ -196,7 +196,11 @@ public final class NoteAnalyzer: NoteAnalyzing {
     static func summary(model: String, body: String) -> String {
         let generated = limitWords(withoutRepetition(model), to: GeneratedAnalysis.maximumSummaryWords)
         let words = TaskText.contentWords(generated)
-        if !words.isEmpty, !stutters(generated), words.intersection(TaskText.contentWords(body)).count * 2 >= words.count { return generated }
+        // An echo of the prompt's own lines ("Today: 2026-11-12. Note: ...") is not a summary either.
+        let echoesPrompt = ["Created:", "Today:", "Note:"].contains { generated.contains($0) && !body.contains($0) }
+        if !words.isEmpty, !stutters(generated), !echoesPrompt, words.intersection(TaskText.contentWords(body)).count * 2 >= words.count {
+            return generated
+        }
         return opening(of: body)
     }
 

@@ -57,6 +57,8 @@ struct NoteAnalyzerTests {
         #expect(NoteAnalyzer.summary(model: "", body: body).hasPrefix("Dentist;"))
         #expect(NoteAnalyzer.summary(model: "Dentist: 8.1.1.1.1.1.1.1.1", body: body).hasPrefix("Dentist; Wednesday"), "a loop inside a word")
         #expect(!NoteAnalyzer.stutters("Dentist at 8:30... then cleaning, 10.00 EUR"))
+        #expect(NoteAnalyzer.summary(model: "Dentist: 2026-11-12. Today: 2026-11-12. Note: cleaning", body: body).hasPrefix("Dentist; Wednesday"),
+                "an echo of the prompt's lines")
     }
 
     @Test func correctionsFollowTheBuiltInCategoryExamples() {
