@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the note-analysis benchmark: the peer (llama-cpp-python, JSON-schema constrained) over
-# the devset, then scores it. Our own Swift analyzer will be added beside the peer.
+# Runs the note-analysis benchmark over the devset: ours (NoteAnalyzer, release build), then the
+# peer (llama-cpp-python, JSON-schema constrained, same model and prompt), and scores both. On
+# Gemma 3 270M the peer takes about 8 s per note (17 minutes for all 136).
 #
 #   bash bench/analysis/run.sh [--limit N] [--resume]
 #
