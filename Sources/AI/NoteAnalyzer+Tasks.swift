@@ -61,6 +61,8 @@ extension TaskText {
             let first = lower.split(whereSeparator: { !$0.isLetter && $0 != "-" }).first.map(String.init) ?? ""
             guard actionVerbs.contains(first) else { return nil }
         }
+        // #tags belong to the note, not to the task.
+        text = text.split(separator: " ").filter { !($0.hasPrefix("#") && $0.count > 1) }.joined(separator: " ")
         while let last = text.last, ".!?;:,".contains(last) { text.removeLast() }
         text = text.trimmingWhitespace()
         guard text.split(separator: " ").count >= 2 else { return nil }

@@ -132,7 +132,12 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// Tasks come from the note (`tasks(model:body:)`); with no deadline they settle whether the
     /// urgency is 1 (nothing to do) or 2.
     public func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis {
-        let category = try await categories.category(of: note.title == NoteText.title(from: note.body) ? note.body : note.title + "\n" + note.body)
+        let category: Category
+        if let tagged = NoteAnalyzer.taggedCategory(note) {
+            category = tagged
+        } else {
+            category = try await categories.category(of: note.title == NoteText.title(from: note.body) ? note.body : note.title + "\n" + note.body)
+        }
         let reading = Deadlines.read(note.body, created: note.created.milliseconds / 86_400_000, today: today.milliseconds / 86_400_000)
         let deadlineUrgency = reading.isPressing || reading.daysLeft != nil ? Deadlines.urgency(reading, hasTasks: true) : nil
         let schema = GeneratedAnalysis.schema(category: category, urgency: deadlineUrgency.map { $0...$0 } ?? 1...2)
@@ -156,6 +161,12 @@ public final class NoteAnalyzer: NoteAnalyzing {
                         tasks: tasks.map { TaskItem(text: $0) },
                         summary: NoteAnalyzer.summary(model: generated.summary, body: note.body),
                         model: modelName, analyzedAt: today, analyzerVersion: analyzerVersion, contentHash: note.contentHash)
+    }
+
+    /// A tag that names one category (#work) is the user's own word for it.
+    static func taggedCategory(_ note: Note) -> Category? {
+        let named = Set(note.tags.compactMap { Category(rawValue: $0.lowercased()) })
+        return named.count == 1 ? named.first : nil
     }
 
     /// The user message: the dates the model needs for relative deadlines, then the note.

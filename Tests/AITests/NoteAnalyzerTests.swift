@@ -38,6 +38,7 @@ struct NoteAnalyzerTests {
         """
         #expect(NoteAnalyzer.instructions(in: body) == ["Go to the help desk Wednesday with Dr. Lee", "Call the bank about the fee", "Update the release notes"])
         #expect(NoteAnalyzer.instructions(in: "Met Luis. Lunch was good. Watch it.").isEmpty)
+        #expect(NoteAnalyzer.instructions(in: "Call the dentist tomorrow about the crown #health") == ["Call the dentist tomorrow about the crown"])
     }
 
     @Test func promptCarriesDatesAndCutsLongNotes() throws {
@@ -68,6 +69,13 @@ struct NoteAnalyzerTests {
         #expect(instructions.hasPrefix(CategoryScorer.examples))
         // Newest first in, so newest last out: nearest the note being classified.
         #expect(instructions.hasSuffix("Note: Board numbers\nCategory: work\n\nNote: Choir rehearsal Tuesday\nCategory: personal\n\n"))
+    }
+
+    @Test func aTagNamingOneCategoryIsTheUsersWord() throws {
+        let at = Timestamp(iso8601: "2026-11-20")!
+        #expect(NoteAnalyzer.taggedCategory(try NoteInput.makeNote(text: "Quarterly report #work", title: nil, extraTags: [], at: at)) == .work)
+        #expect(NoteAnalyzer.taggedCategory(try NoteInput.makeNote(text: "Report #work #finance", title: nil, extraTags: [], at: at)) == nil)
+        #expect(NoteAnalyzer.taggedCategory(try NoteInput.makeNote(text: "Report #urgent", title: nil, extraTags: [], at: at)) == nil)
     }
 
     @Test func summariesAreCutToThirtyWords() {
