@@ -205,6 +205,11 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// this note (a small model sometimes repeats an example or the instructions: most of its
     /// words are not the note's), the note's own opening words instead.
     static func summary(model: String, body: String) -> String {
+        summaryText(model: model, body: body).split(separator: " ").filter { !($0.hasPrefix("#") && $0.count > 1) }.joined(separator: " ")
+    }
+
+    /// `summary` before the note's #tags are taken out (they are shown beside it already).
+    private static func summaryText(model: String, body: String) -> String {
         let generated = limitWords(withoutRepetition(model), to: GeneratedAnalysis.maximumSummaryWords)
         let words = TaskText.contentWords(generated)
         // An echo of the prompt's own lines ("Today: 2026-11-12. Note: ...") is not a summary either.

@@ -56,6 +56,7 @@ struct NoteAnalyzerTests {
         #expect(NoteAnalyzer.summary(model: "A good day with a long walk by the lake with Sam.", body: body)
                 == "Dentist; Wednesday 8:30, Dr. Novak; Cleaning + check the left molar")
         #expect(NoteAnalyzer.summary(model: "", body: body).hasPrefix("Dentist;"))
+        #expect(NoteAnalyzer.summary(model: "Dentist on Wednesday #health", body: body + " #health") == "Dentist on Wednesday")
         #expect(NoteAnalyzer.summary(model: "Dentist: 8.1.1.1.1.1.1.1.1", body: body).hasPrefix("Dentist; Wednesday"), "a loop inside a word")
         #expect(!NoteAnalyzer.stutters("Dentist at 8:30... then cleaning, 10.00 EUR"))
         #expect(NoteAnalyzer.summary(model: "Dentist: 2026-11-12. Today: 2026-11-12. Note: cleaning", body: body).hasPrefix("Dentist; Wednesday"),
