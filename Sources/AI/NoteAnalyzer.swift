@@ -36,11 +36,11 @@ public struct GeneratedAnalysis: Generable, Sendable, Equatable {
     /// set, its tasks that survived the grounding check were all already found in the note's
     /// checklist and instructions (task F1 52.8% with and without them), and writing them took
     /// a sixth of each note's time (bench/analysis/RESULTS.md).
-    static func schema(category: Category, urgency: ClosedRange<Int>, modelTasks: Int = 0) -> GenerationSchema {
+    static func schema(category: Category, urgency: ClosedRange<Int>) -> GenerationSchema {
         .object("NoteAnalysis", properties: [
             .init("category", .string(anyOf: [category.rawValue])),
             .init("urgency", .integer(urgency)),
-            .init("tasks", .array(of: .string(minLength: 1, maxLength: maximumTaskCharacters), maximumCount: modelTasks)),
+            .init("tasks", .array(of: .string(minLength: 1, maxLength: maximumTaskCharacters), maximumCount: 0)),
             .init("summary", .string(minLength: 1, maxLength: maximumSummaryCharacters)),
         ])
     }
@@ -102,10 +102,13 @@ public final class NoteAnalyzer: NoteAnalyzing {
     public var analyzerVersion: String {
         // The file's size stands for its identity: cheap (no load), and it differs between models.
         let identity = FileSystem.identity(of: model.configuration.modelPath).map { String($0.size) } ?? "missing"
-        let fingerprint = ContentHash.of([NoteAnalyzer.instructions, GeneratedAnalysis.generationSchema.jsonSchema.jsonString,
-                                          String(NoteAnalyzer.maximumNoteBytes), CategoryScorer.examples, NoteAnalyzer.rulesVersion].joined(separator: "\u{0}"))
-        return modelName + "@" + identity + "/" + fingerprint.prefix(8)
+        return modelName + "@" + identity + "/" + NoteAnalyzer.fingerprint
     }
+
+    /// The prompts, schema and rules, hashed once: they are fixed for the life of the process,
+    /// and `analyzerVersion` is read for every note.
+    static let fingerprint = String(ContentHash.of([instructions, GeneratedAnalysis.generationSchema.jsonSchema.jsonString,
+                                                     String(maximumNoteBytes), CategoryScorer.examples, rulesVersion].joined(separator: "\u{0}")).prefix(8))
 
     /// The model file's name (through symbolic links), stored with each analysis for display.
     public var modelName: String {
@@ -136,7 +139,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
         if let tagged = NoteAnalyzer.taggedCategory(note) {
             category = tagged
         } else {
-            category = try await categories.category(of: note.title == NoteText.title(from: note.body) ? note.body : note.title + "\n" + note.body)
+            category = try await categories.category(of: NoteText.fullText(title: note.title, body: note.body))
         }
         let reading = Deadlines.read(note.body, created: note.created.milliseconds / 86_400_000, today: today.milliseconds / 86_400_000)
         let deadlineUrgency = reading.isPressing || reading.daysLeft != nil ? Deadlines.urgency(reading, hasTasks: true) : nil
@@ -171,7 +174,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     /// The user message: the dates the model needs for relative deadlines, then the note.
     public static func prompt(for note: Note, today: Timestamp) -> String {
-        var text = note.title == NoteText.title(from: note.body) ? note.body : note.title + "\n" + note.body
+        var text = NoteText.fullText(title: note.title, body: note.body)
         if text.utf8.count > maximumNoteBytes {
             var kept = 0
             var end = text.startIndex

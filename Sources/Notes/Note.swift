@@ -24,6 +24,12 @@ public struct Note: Hashable, Sendable {
 
 /// Rules for the text a user types.
 public enum NoteText {
+    /// The note as one text for a reader: the body, after the title when the title is not
+    /// simply the body's first line.
+    public static func fullText(title: String, body: String) -> String {
+        title == NoteText.title(from: body) ? body : title + "\n" + body
+    }
+
     /// The longest title kept; longer first lines are cut at a word boundary.
     public static let maximumTitleLength = 120
 

@@ -39,9 +39,7 @@ extension NoteStore {
             WHERE a.user_category IS NOT NULL AND n.deleted IS NULL
             ORDER BY n.updated DESC LIMIT ?
             """).rows([Int64(limit)]) { row in
-            let body = row.string(1)
-            let text = row.string(0) == NoteText.title(from: body) ? body : row.string(0) + "\n" + body
-            return (text: text, category: Category(rawValue: row.string(2)) ?? .other)
+            (text: NoteText.fullText(title: row.string(0), body: row.string(1)), category: Category(rawValue: row.string(2)) ?? .other)
         }
     }
 
