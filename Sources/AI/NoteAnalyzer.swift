@@ -52,6 +52,16 @@ public struct GeneratedAnalysis: Generable, Sendable, Equatable {
         self.summary = summary
     }
 
+    /// The analysis as the JSON the generator would have written, for the live display.
+    public var generatedContent: GeneratedContent {
+        GeneratedContent(kind: .structure(properties: [
+            "category": GeneratedContent(kind: .string(category.rawValue)),
+            "urgency": GeneratedContent(kind: .number(String(urgency))),
+            "tasks": GeneratedContent(kind: .array(tasks.map { GeneratedContent(kind: .string($0)) })),
+            "summary": GeneratedContent(kind: .string(summary)),
+        ], orderedKeys: ["category", "urgency", "tasks", "summary"]))
+    }
+
     public init(_ content: GeneratedContent) throws(GenerationDecodingError) {
         let name = try content.value(String.self, forProperty: "category")
         guard let category = Category(rawValue: name) else { throw GenerationDecodingError("unknown category \(name)") }
@@ -96,7 +106,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     }
 
     /// Bumped when the analysis changes in a way the prompts do not show (deadline rules).
-    static let rulesVersion = "3"
+    static let rulesVersion = "4"
 
     /// Changes when the model file, the prompt or the schema changes.
     public var analyzerVersion: String {
@@ -131,9 +141,11 @@ public final class NoteAnalyzer: NoteAnalyzing {
     }
 
     /// Three steps: the category by likelihood (`CategoryScorer`), the urgency from the deadline
-    /// the note names (`Deadlines`), then guided generation of the summary with those two fixed.
-    /// Tasks come from the note (`tasks(model:body:)`); with no deadline they settle whether the
-    /// urgency is 1 (nothing to do) or 2.
+    /// the note names (`Deadlines`), then the summary. Tasks come from the note
+    /// (`tasks(model:body:)`); with no deadline they settle whether the urgency is 1 (nothing to
+    /// do) or 2. A note short enough to be its own summary (see `ownSummary(of:)`) is not given
+    /// to the generator: most notes are, and generating a summary is most of the time an
+    /// analysis takes.
     public func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis {
         let category: Category
         if let tagged = NoteAnalyzer.taggedCategory(note) {
@@ -142,28 +154,47 @@ public final class NoteAnalyzer: NoteAnalyzing {
             category = try await categories.category(of: NoteText.fullText(title: note.title, body: note.body))
         }
         let reading = Deadlines.read(note.body, created: note.created.milliseconds / 86_400_000, today: today.milliseconds / 86_400_000)
-        let deadlineUrgency = reading.isPressing || reading.daysLeft != nil ? Deadlines.urgency(reading, hasTasks: true) : nil
-        let schema = GeneratedAnalysis.schema(category: category, urgency: deadlineUrgency.map { $0...$0 } ?? 1...2)
+        let tasks = NoteAnalyzer.tasks(model: [], body: note.body)
+        let urgency = Deadlines.urgency(reading, hasTasks: !tasks.isEmpty)
+        let summary: String
+        if let own = NoteAnalyzer.ownSummary(of: note.body) {
+            summary = own
+            partial?(GeneratedAnalysis(category: category, urgency: urgency, tasks: tasks, summary: summary).generatedContent.jsonString)
+        } else {
+            let generated = try await generate(note, today: today, category: category, urgency: reading.isPressing || reading.daysLeft != nil ? urgency : nil, partial: partial)
+            summary = NoteAnalyzer.summary(model: generated.summary, body: note.body)
+        }
+        return Analysis(category: category, urgency: urgency, tasks: tasks.map { TaskItem(text: $0) }, summary: summary,
+                        model: modelName, analyzedAt: today, analyzerVersion: analyzerVersion, contentHash: note.contentHash)
+    }
+
+    /// Guided generation of the summary, with the category and (when the note names a deadline)
+    /// the urgency fixed in the schema, so that it is written knowing them.
+    private func generate(_ note: Note, today: Timestamp, category: Category, urgency: Int?, partial: (@Sendable (String) -> Void)?) async throws -> GeneratedAnalysis {
+        let schema = GeneratedAnalysis.schema(category: category, urgency: urgency.map { $0...$0 } ?? 1...2)
         let prompt = NoteAnalyzer.prompt(for: note, today: today)
         let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: GeneratedAnalysis.maximumResponseTokens)
-        let content: GeneratedContent
-        if let partial {
-            var last: ResponseSnapshot?
-            for try await snapshot in session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: false, options: options) {
-                partial(snapshot.rawContent)
-                last = snapshot
-            }
-            guard let final = last?.content, last?.isComplete == true else { throw GenerationError.decodingFailure("the model produced nothing") }
-            content = final
-        } else {
-            content = try await session.respond(to: prompt, schema: schema, includeSchemaInPrompt: false, options: options).content
+        guard let partial else {
+            return try GeneratedAnalysis(try await session.respond(to: prompt, schema: schema, includeSchemaInPrompt: false, options: options).content)
         }
-        let generated = try GeneratedAnalysis(content)
-        let tasks = NoteAnalyzer.tasks(model: generated.tasks, body: note.body)
-        return Analysis(category: generated.category, urgency: Deadlines.urgency(reading, hasTasks: !tasks.isEmpty),
-                        tasks: tasks.map { TaskItem(text: $0) },
-                        summary: NoteAnalyzer.summary(model: generated.summary, body: note.body),
-                        model: modelName, analyzedAt: today, analyzerVersion: analyzerVersion, contentHash: note.contentHash)
+        var last: ResponseSnapshot?
+        for try await snapshot in session.streamResponse(to: prompt, schema: schema, includeSchemaInPrompt: false, options: options) {
+            partial(snapshot.rawContent)
+            last = snapshot
+        }
+        guard let final = last?.content, last?.isComplete == true else { throw GenerationError.decodingFailure("the model produced nothing") }
+        return try GeneratedAnalysis(final)
+    }
+
+    /// A note of at most 30 words (its #tags and Markdown marks aside) already says what a
+    /// summary would, in the user's own words: it is its own summary, on one line. A 270M
+    /// model's summary of such a note adds nothing and sometimes adds what is false ("bill
+    /// paid" for a bill still to pay). Nil for longer notes, and for a note with no words.
+    static func ownSummary(of body: String) -> String? {
+        let text = opening(of: body).split(separator: " ").filter { !($0.hasPrefix("#") && $0.count > 1) }.joined(separator: " ")
+        let total = body.split(whereSeparator: \.isWhitespace).filter { !($0.hasPrefix("#") && $0.count > 1) && $0.contains(where: { $0.isLetter || $0.isNumber }) }.count
+        guard !text.isEmpty, total > 0, total <= GeneratedAnalysis.maximumSummaryWords else { return nil }
+        return text
     }
 
     /// A tag that names one category (#work) is the user's own word for it.

@@ -63,6 +63,14 @@ struct NoteAnalyzerTests {
                 "an echo of the prompt's lines")
     }
 
+    @Test func aShortNoteIsItsOwnSummary() {
+        #expect(NoteAnalyzer.ownSummary(of: "# Dentist\n- Wednesday 8:30\nBring the card #health") == "Dentist; Wednesday 8:30; Bring the card")
+        #expect(NoteAnalyzer.ownSummary(of: String(repeating: "word ", count: 30) + "#a #b #c") != nil, "tags are not words")
+        #expect(NoteAnalyzer.ownSummary(of: String(repeating: "word ", count: 31)) == nil, "longer notes go to the model")
+        #expect(NoteAnalyzer.ownSummary(of: "#work #later") == nil, "nothing but tags")
+        #expect(NoteAnalyzer.ownSummary(of: "- [ ] \n---") == nil)
+    }
+
     @Test func correctionsFollowTheBuiltInCategoryExamples() {
         let corrections: [(text: String, category: Category)] = [("Choir\nrehearsal Tuesday", .personal), ("Board   numbers", .work)]
         let scorer = CategoryScorer(model: LanguageModel(configuration: ModelConfiguration(modelPath: "/nonexistent.gguf")), corrections: corrections)
@@ -121,5 +129,30 @@ struct NoteAnalyzerModelTests {
         // The same note, analysed again, gets the same answer: decoding is greedy.
         let again = try await analyzer.analyze(note, today: created, partial: nil)
         #expect(again.category == analysis.category && again.tasks == analysis.tasks && again.summary == analysis.summary)
+        #expect(analysis.summary == "Credit card statement: payment of $642 due tomorrow. Pay it in full to avoid interest.", "a short note is its own summary")
     }
+
+    @Test func aLongNoteGetsAGeneratedSummaryAsItStreams() async throws {
+        let model = LanguageModel(configuration: ModelConfiguration(modelPath: TestModel.path, contextSize: 3_072, threads: 1))
+        let analyzer = NoteAnalyzer(model: model)
+        try await analyzer.prewarm()
+        let created = Timestamp(iso8601: "2026-11-25T08:00:00Z")!
+        let text = "Kitchen renovation planning. The contractor came by this morning and measured everything. "
+            + "He thinks the old cabinets can stay but the countertop and the sink must be replaced, and the wiring behind the oven is not safe. "
+            + "Quote expected next week. Ask him about the tiles too."
+        let note = try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: created)
+        let seen = Counter()
+        let analysis = try await analyzer.analyze(note, today: created, partial: { _ in seen.increment() })
+        #expect(seen.value > 1, "the summary streams while it is generated")
+        #expect(!analysis.summary.isEmpty && analysis.summary.split(separator: " ").count <= 30)
+        #expect(analysis.tasks.map(\.text).contains("Ask him about the tiles too"))
+    }
+}
+
+/// Counts calls from a @Sendable closure.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }
