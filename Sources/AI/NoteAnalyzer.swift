@@ -153,9 +153,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
         } else {
             category = try await categories.category(of: NoteText.fullText(title: note.title, body: note.body))
         }
-        let reading = Deadlines.read(note.body, created: note.created.milliseconds / 86_400_000, today: today.milliseconds / 86_400_000)
-        let tasks = NoteAnalyzer.tasks(model: [], body: note.body)
-        let urgency = Deadlines.urgency(reading, hasTasks: !tasks.isEmpty)
+        let (reading, tasks, urgency) = NoteAnalyzer.plan(note, today: today)
         let summary: String
         if let own = NoteAnalyzer.ownSummary(of: note.body) {
             summary = own
@@ -166,6 +164,21 @@ public final class NoteAnalyzer: NoteAnalyzing {
         }
         return Analysis(category: category, urgency: urgency, tasks: tasks.map { TaskItem(text: $0) }, summary: summary,
                         model: modelName, analyzedAt: today, analyzerVersion: analyzerVersion, contentHash: note.contentHash)
+    }
+
+    /// What plain rules find in a note, with no model: its deadline, tasks and urgency.
+    static func plan(_ note: Note, today: Timestamp) -> (reading: DeadlineReading, tasks: [String], urgency: Int) {
+        let reading = Deadlines.read(note.body, created: note.created.milliseconds / 86_400_000, today: today.milliseconds / 86_400_000)
+        let tasks = NoteAnalyzer.tasks(model: [], body: note.body)
+        return (reading, tasks, Deadlines.urgency(reading, hasTasks: !tasks.isEmpty))
+    }
+
+    /// The tasks and urgency alone (category `other`, no summary), for evaluating those rules
+    /// quickly (`analysis-eval --rules-only`).
+    public static func rules(_ note: Note, today: Timestamp) -> Analysis {
+        let (_, tasks, urgency) = plan(note, today: today)
+        return Analysis(category: .other, urgency: urgency, tasks: tasks.map { TaskItem(text: $0) }, summary: "",
+                        model: "rules", analyzedAt: today, analyzerVersion: "rules", contentHash: note.contentHash)
     }
 
     /// Guided generation of the summary, with the category and (when the note names a deadline)

@@ -41,6 +41,49 @@ struct NoteAnalyzerTests {
         #expect(NoteAnalyzer.instructions(in: "Call the dentist tomorrow about the crown #health") == ["Call the dentist tomorrow about the crown"])
     }
 
+    @Test func instructionsAreSplitAtClauses() {
+        #expect(NoteAnalyzer.instructions(in: "Email Dr. Okafor today and submit the report tonight.")
+                == ["Email Dr. Okafor today", "Submit the report tonight"])
+        #expect(NoteAnalyzer.instructions(in: "Refill the meds — only 1 pill left. Q3 is confusing, go to the help desk.")
+                == ["Refill the meds", "Go to the help desk"])
+        #expect(NoteAnalyzer.instructions(in: "Buy milk, eggs and bread, the shop closes at 8") == ["Buy milk, eggs and bread"],
+                "a short part after a comma is a list item; a longer one is a remark")
+        #expect(NoteAnalyzer.instructions(in: "Bring popcorn and the projector") == ["Bring popcorn and the projector"])
+        #expect(NoteAnalyzer.instructions(in: "Plan: one test a week") == [], "a label, not a verb")
+        #expect(NoteAnalyzer.instructions(in: "Priya owns the migration, I'll update the notes") == ["Update the notes"])
+        #expect(NoteAnalyzer.instructions(in: "9–11 write the design doc") == ["Write the design doc"])
+        #expect(NoteAnalyzer.instructions(in: "Reunión el lunes: preparar la demo y mandar la agenda")
+                == ["Preparar la demo", "Mandar la agenda"])
+    }
+
+    @Test func nounsThatLookLikeVerbsAndHeadingsAreNotTasks() {
+        #expect(NoteAnalyzer.instructions(in: "Study group meets Saturday 2pm. Phone bill went up. Back to work Monday.").isEmpty)
+        #expect(NoteAnalyzer.instructions(in: "## File systems\nInodes hold metadata.").isEmpty)
+        #expect(NoteAnalyzer.instructions(in: "Make notes on chapter 2") == ["Make notes on chapter 2"])
+    }
+
+    @Test func itIsWhatTheSentenceBeforeWasAbout() {
+        #expect(NoteAnalyzer.instructions(in: "Tax: the quarterly VAT return is due today. Log in and file it.")
+                == ["File the quarterly VAT return"])
+        #expect(NoteAnalyzer.instructions(in: "Sold the bike. Put it in savings.") == ["Put it in savings"], "no subject to stand for")
+    }
+
+    @Test func listsWhoseHeadingSaysWhatToDoBecomeTasks() {
+        #expect(NoteAnalyzer.listTasks(in: "Books to read next: The Overstory, Piranesi and Dune.")
+                == ["Read The Overstory", "Read Piranesi", "Read Dune"])
+        #expect(NoteAnalyzer.listTasks(in: "# Groceries\n- milk\n- rice\n\nOther stuff") == ["Buy milk", "Buy rice"])
+        #expect(NoteAnalyzer.listTasks(in: "Liste de courses : poulet, citrons") == ["Acheter poulet", "Acheter citrons"])
+        #expect(NoteAnalyzer.listTasks(in: "Time zones: Lisbon UTC+0, Berlin UTC+1").isEmpty)
+        #expect(NoteAnalyzer.tasks(model: [], body: "Books to read: Piranesi, Dune") == ["Read Piranesi", "Read Dune"],
+                "two tasks that share only their verb are both kept")
+    }
+
+    @Test func anAppointmentIsSomethingToAttend() {
+        #expect(NoteAnalyzer.instructions(in: "Dentist appointment Wednesday 8:30.") == ["Attend dentist appointment Wednesday 8:30"])
+        #expect(NoteAnalyzer.instructions(in: "Cita con el médico el viernes.") == ["Ir a la cita con el médico el viernes"])
+        #expect(NoteAnalyzer.instructions(in: "Call the dentist to move the appointment.") == ["Call the dentist to move the appointment"])
+    }
+
     @Test func promptCarriesDatesAndCutsLongNotes() throws {
         let created = Timestamp(iso8601: "2026-11-20")!
         let note = try NoteInput.makeNote(text: "Dentist tomorrow\n" + String(repeating: "x", count: 10_000), title: nil, extraTags: [], at: created)

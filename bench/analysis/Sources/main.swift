@@ -1,5 +1,7 @@
 // analysis-eval: runs NoteAnalyzer over the labelled devset and writes predictions in the format
-// bench/analysis/score.py reads. Usage: analysis-eval DEVSET.jsonl OUT.jsonl [--limit N]
+// bench/analysis/score.py reads. Usage: analysis-eval DEVSET.jsonl OUT.jsonl [--limit N] [--rules-only]
+// --rules-only skips the model: tasks and urgency only (their rules are plain code), in seconds,
+// for working on those rules; category and summary are left empty and score as misses.
 import AI
 import Foundation
 import Notes
@@ -13,15 +15,16 @@ struct DevNote: Decodable {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: analysis-eval DEVSET.jsonl OUT.jsonl [--limit N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: analysis-eval DEVSET.jsonl OUT.jsonl [--limit N] [--rules-only]\n".utf8))
     exit(64)
 }
 let limit = arguments.firstIndex(of: "--limit").flatMap { Int(arguments[$0 + 1]) } ?? .max
 let lines = try String(contentsOfFile: arguments[1], encoding: .utf8).split(separator: "\n").prefix(limit)
 let notes = try lines.map { try JSONDecoder().decode(DevNote.self, from: Data($0.utf8)) }
 
+let rulesOnly = arguments.contains("--rules-only")
 let analyzer = NoteAnalyzer(model: NoteAnalyzer.model(environment: ProcessInfo.processInfo.environment))
-if let reason = analyzer.unavailableReason() {
+if !rulesOnly, let reason = analyzer.unavailableReason() {
     FileHandle.standardError.write(Data("model unavailable: \(reason)\n".utf8))
     exit(1)
 }
@@ -29,7 +32,7 @@ if let reason = analyzer.unavailableReason() {
 func milliseconds() -> Double { Date().timeIntervalSince1970 * 1000 }
 
 let prewarmStart = milliseconds()
-try await analyzer.prewarm()
+if !rulesOnly { try await analyzer.prewarm() }
 FileHandle.standardError.write(Data("prewarm: \(Int(milliseconds() - prewarmStart)) ms\n".utf8))
 
 var output = ""
@@ -41,7 +44,8 @@ for (index, dev) in notes.enumerated() {
     let start = milliseconds()
     var record: [String: Any] = ["id": dev.id]
     do {
-        let analysis = try await analyzer.analyze(note, today: Timestamp(iso8601: dev.today)!, partial: nil)
+        let today = Timestamp(iso8601: dev.today)!
+        let analysis = rulesOnly ? NoteAnalyzer.rules(note, today: today) : try await analyzer.analyze(note, today: today, partial: nil)
         record["category"] = analysis.category.rawValue
         record["urgency"] = analysis.urgency
         record["tasks"] = analysis.tasks.map(\.text)
