@@ -181,6 +181,13 @@ public final class NoteAnalyzer: NoteAnalyzing {
                         model: "rules", analyzedAt: today, analyzerVersion: "rules", contentHash: note.contentHash)
     }
 
+    /// How strongly the model holds each category for this note (calibrated log-probabilities,
+    /// higher is likelier), for the evaluation's study of its mistakes.
+    public func categoryScores(_ note: Note) async throws -> [Category: Double] {
+        let scores = try await categories.calibratedScores(of: NoteText.fullText(title: note.title, body: note.body))
+        return Dictionary(uniqueKeysWithValues: zip(Category.allCases, scores))
+    }
+
     /// Guided generation of the summary, with the category and (when the note names a deadline)
     /// the urgency fixed in the schema, so that it is written knowing them.
     private func generate(_ note: Note, today: Timestamp, category: Category, urgency: Int?, partial: (@Sendable (String) -> Void)?) async throws -> GeneratedAnalysis {

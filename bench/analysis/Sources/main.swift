@@ -2,6 +2,7 @@
 // bench/analysis/score.py reads. Usage: analysis-eval DEVSET.jsonl OUT.jsonl [--limit N] [--rules-only]
 // --rules-only skips the model: tasks and urgency only (their rules are plain code), in seconds,
 // for working on those rules; category and summary are left empty and score as misses.
+// --category-scores adds each note's calibrated category scores ("scores") to its line.
 import AI
 import Foundation
 import Notes
@@ -51,6 +52,9 @@ for (index, dev) in notes.enumerated() {
         record["tasks"] = analysis.tasks.map(\.text)
         record["summary"] = analysis.summary
         record["valid"] = true
+        if arguments.contains("--category-scores") {
+            record["scores"] = Dictionary(uniqueKeysWithValues: try await analyzer.categoryScores(note).map { ($0.key.rawValue, $0.value) })
+        }
     } catch {
         record["valid"] = false
         record["error"] = "\(error)"
