@@ -90,6 +90,9 @@ actor CategoryScorer {
         .other: Set("quote fact facts recipe recipes password wifi wi-fi shortcut tip trick definition poem haiku random lorem".split(separator: " ").map(String.init))
     ]
 
+    /// The keywords as one text, for the analyzer's version.
+    static let keywordsText = Category.allCases.map { $0.rawValue + ":" + (keywords[$0] ?? []).sorted().joined(separator: " ") }.joined(separator: "\n")
+
     /// A keyword's weight against the model's calibrated log-probabilities: on the dev set,
     /// accuracy is the same from 0.5 to 1.0.
     static let keywordWeight = 0.75

@@ -99,8 +99,30 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// How many of the user's corrections the category reads as examples.
     public static var maximumCorrections: Int { CategoryScorer.maximumCorrections }
 
-    public init(model: LanguageModel, corrections: [(text: String, category: Category)] = []) {
+    /// Where a summary comes from.
+    public enum Summaries: String, Sendable, CaseIterable {
+        /// The note's own opening sentences, at most 30 words (`extract(from:)`). The default:
+        /// the bundled 270M model cannot summarise; on the dev set's longer notes it copied an
+        /// example's summary, looped ("I'm tired. I'm tired.") or wrote digits, and the few
+        /// summaries kept were sentences of the note (bench/analysis/RESULTS.md).
+        case note
+        /// Guided generation for notes longer than 30 words, kept when it is about the note
+        /// (else the note's opening): for a model that can summarise (`NOTES_SUMMARIES=model`).
+        case model
+
+        /// `NOTES_SUMMARIES`: `note` (or unset) or `model`; nil for anything else.
+        public static func fromEnvironment(_ environment: [String: String]) -> Summaries? {
+            guard let value = environment["NOTES_SUMMARIES"], !value.isEmpty else { return .note }
+            return Summaries(rawValue: value.lowercased())
+        }
+    }
+
+    public let summaries: Summaries
+
+    public init(model: LanguageModel, corrections: [(text: String, category: Category)] = [], summaries: Summaries = .note) {
         self.model = model
+        self.summaries = summaries
+        // Its context is made on first use: with summaries from the note, never.
         session = LanguageModelSession(model: model, instructions: NoteAnalyzer.instructions)
         categories = CategoryScorer(model: model, corrections: corrections)
     }
@@ -112,13 +134,14 @@ public final class NoteAnalyzer: NoteAnalyzing {
     public var analyzerVersion: String {
         // The file's size stands for its identity: cheap (no load), and it differs between models.
         let identity = FileSystem.identity(of: model.configuration.modelPath).map { String($0.size) } ?? "missing"
-        return modelName + "@" + identity + "/" + NoteAnalyzer.fingerprint
+        return modelName + "@" + identity + "/" + NoteAnalyzer.fingerprint + (summaries == .model ? "/generated" : "")
     }
 
     /// The prompts, schema and rules, hashed once: they are fixed for the life of the process,
     /// and `analyzerVersion` is read for every note.
     static let fingerprint = String(ContentHash.of([instructions, GeneratedAnalysis.generationSchema.jsonSchema.jsonString,
-                                                     String(maximumNoteBytes), CategoryScorer.examples, rulesVersion].joined(separator: "\u{0}")).prefix(8))
+                                                     String(maximumNoteBytes), CategoryScorer.examples, CategoryScorer.keywordsText,
+                                                     rulesVersion].joined(separator: "\u{0}")).prefix(8))
 
     /// The model file's name (through symbolic links), stored with each analysis for display.
     public var modelName: String {
@@ -136,16 +159,18 @@ public final class NoteAnalyzer: NoteAnalyzing {
     }
 
     public func prewarm() async throws {
-        try await session.prewarm(promptPrefix: NoteAnalyzer.promptPrefix, schema: GeneratedAnalysis.generationSchema, includeSchemaInPrompt: false)
+        if summaries == .model {
+            try await session.prewarm(promptPrefix: NoteAnalyzer.promptPrefix, schema: GeneratedAnalysis.generationSchema, includeSchemaInPrompt: false)
+        }
         try await categories.prewarm()
     }
 
-    /// Three steps: the category by likelihood (`CategoryScorer`), the urgency from the deadline
-    /// the note names (`Deadlines`), then the summary. Tasks come from the note
-    /// (`tasks(model:body:)`); with no deadline they settle whether the urgency is 1 (nothing to
-    /// do) or 2. A note short enough to be its own summary (see `ownSummary(of:)`) is not given
-    /// to the generator: most notes are, and generating a summary is most of the time an
-    /// analysis takes.
+    /// The category by likelihood (`CategoryScorer`), the urgency from the deadline the note
+    /// names (`Deadlines`), tasks from the note (`tasks(model:body:)`; with no deadline they
+    /// settle whether the urgency is 1, nothing to do, or 2), then the summary (`Summaries`).
+    /// Even when the model may summarise, a note short enough to be its own summary
+    /// (`ownSummary(of:)`) is not given to it: most notes are, and generating a summary is most
+    /// of the time an analysis takes.
     public func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis {
         let category: Category
         if let tagged = NoteAnalyzer.taggedCategory(note) {
@@ -155,8 +180,8 @@ public final class NoteAnalyzer: NoteAnalyzing {
         }
         let (reading, tasks, urgency) = NoteAnalyzer.plan(note, today: today)
         let summary: String
-        if let own = NoteAnalyzer.ownSummary(of: note.body) {
-            summary = own
+        if summaries == .note || NoteAnalyzer.ownSummary(of: note.body) != nil {
+            summary = NoteAnalyzer.extract(from: note.body)
             partial?(GeneratedAnalysis(category: category, urgency: urgency, tasks: tasks, summary: summary).generatedContent.jsonString)
         } else {
             let generated = try await generate(note, today: today, category: category, urgency: reading.isPressing || reading.daysLeft != nil ? urgency : nil, partial: partial)
@@ -211,10 +236,22 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// model's summary of such a note adds nothing and sometimes adds what is false ("bill
     /// paid" for a bill still to pay). Nil for longer notes, and for a note with no words.
     static func ownSummary(of body: String) -> String? {
-        let text = opening(of: body).split(separator: " ").filter { !($0.hasPrefix("#") && $0.count > 1) }.joined(separator: " ")
         let total = body.split(whereSeparator: \.isWhitespace).filter { !($0.hasPrefix("#") && $0.count > 1) && $0.contains(where: { $0.isLetter || $0.isNumber }) }.count
+        let text = extract(from: body)
         guard !text.isEmpty, total > 0, total <= GeneratedAnalysis.maximumSummaryWords else { return nil }
         return text
+    }
+
+    /// The summary taken from the note: its opening (`opening(of:)`) without its #tags, which are
+    /// shown beside it already; with the tags when there is nothing else.
+    public static func extract(from body: String) -> String {
+        let opening = opening(of: body)
+        let untagged = withoutTags(opening)
+        return untagged.isEmpty ? opening : untagged
+    }
+
+    static func withoutTags(_ text: String) -> String {
+        text.split(separator: " ").filter { !($0.hasPrefix("#") && $0.count > 1) }.joined(separator: " ")
     }
 
     /// A tag that names one category (#work) is the user's own word for it.
@@ -259,7 +296,8 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// this note (a small model sometimes repeats an example or the instructions: most of its
     /// words are not the note's), the note's own opening words instead.
     static func summary(model: String, body: String) -> String {
-        summaryText(model: model, body: body).split(separator: " ").filter { !($0.hasPrefix("#") && $0.count > 1) }.joined(separator: " ")
+        let generated = summaryText(model: model, body: body)
+        return generated.isEmpty ? extract(from: body) : withoutTags(generated)
     }
 
     /// `summary` before the note's #tags are taken out (they are shown beside it already).
@@ -271,7 +309,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
         if !words.isEmpty, !stutters(generated), !echoesPrompt, words.intersection(TaskText.contentWords(body)).count * 2 >= words.count {
             return generated
         }
-        return opening(of: body)
+        return ""
     }
 
     /// A run of up to 10 characters repeated 4 times in a row ("1.1.1.1.", "abcabcabcabc"): the
@@ -288,18 +326,37 @@ public final class NoteAnalyzer: NoteAnalyzing {
         return false
     }
 
-    /// The first sentences of the note, up to 30 words, without Markdown markers.
+    /// The first sentences of the note, up to 30 words, its lines joined with ";", without
+    /// Markdown marks, checkboxes or code blocks. A longer opening ends at the last sentence
+    /// that fits when that keeps at least half the words, else after 30 words with "…".
     static func opening(of body: String) -> String {
+        let limit = GeneratedAnalysis.maximumSummaryWords
         var words: [Substring] = []
+        var inCode = false
         for line in body.split(whereSeparator: \.isNewline) {
             var text = line.trimmingWhitespace()
-            while let first = text.first, "-*•+>#[] ".contains(first) { text.removeFirst() }
-            if text.hasPrefix("```") || text.isEmpty { continue }
+            if text.hasPrefix("```") || text.hasPrefix("~~~") {
+                inCode.toggle()
+                continue
+            }
+            if inCode { continue }
+            while let first = text.first, "-*•+>#".contains(first) || first == " " { text.removeFirst() }
+            for box in ["[ ]", "[x]", "[X]"] where text.hasPrefix(box) { text = String(text.dropFirst(box.count)).trimmingWhitespace() }
+            if text.isEmpty { continue }
             words += text.split(whereSeparator: \.isWhitespace)
-            if words.count >= GeneratedAnalysis.maximumSummaryWords { break }
+            if words.count > limit { break }
             if let last = words.last?.last, !".!?:;".contains(last) { words[words.count - 1] += ";" }
         }
-        var text = words.prefix(GeneratedAnalysis.maximumSummaryWords).joined(separator: " ")
+        guard words.count > limit else { return trimmedEnd(words.joined(separator: " ")) }
+        let kept = words.prefix(limit)
+        if let end = kept.lastIndex(where: { [".", "!", "?", ";"].contains($0.last) }), end + 1 >= limit / 2 {
+            return trimmedEnd(kept[...end].joined(separator: " "))
+        }
+        return trimmedEnd(kept.joined(separator: " ")) + "…"
+    }
+
+    private static func trimmedEnd(_ text: String) -> String {
+        var text = text
         while let last = text.last, ";:,".contains(last) { text.removeLast() }
         return text
     }

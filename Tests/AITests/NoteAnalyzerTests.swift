@@ -114,6 +114,24 @@ struct NoteAnalyzerTests {
         #expect(NoteAnalyzer.ownSummary(of: "- [ ] \n---") == nil)
     }
 
+    @Test func theOpeningSkipsCodeAndCheckboxesAndEndsAtASentence() {
+        #expect(NoteAnalyzer.opening(of: "```bash\nkubectl rollout restart\n```\nRestarted the ledger.") == "Restarted the ledger.")
+        #expect(NoteAnalyzer.opening(of: "- [x] read chapter 7\n- [ ] do exercises") == "read chapter 7; do exercises")
+        let long = "First sentence has exactly seven words here. " + String(repeating: "more words in a very long sentence ", count: 6)
+        #expect(NoteAnalyzer.opening(of: long) == "First sentence has exactly seven words here. more words in a very long sentence more words in a very long sentence more words in a very long sentence more words…",
+                "one short sentence would lose most of the 30 words: cut at 30 with an ellipsis")
+        let sentences = String(repeating: "One two three four five six seven eight. ", count: 5)
+        #expect(NoteAnalyzer.opening(of: sentences).split(separator: " ").count == 24, "three whole sentences, not 30 words")
+    }
+
+    @Test func summariesComeFromTheNoteUnlessAsked() {
+        #expect(NoteAnalyzer.Summaries.fromEnvironment([:]) == .note)
+        #expect(NoteAnalyzer.Summaries.fromEnvironment(["NOTES_SUMMARIES": "Model"]) == .model)
+        #expect(NoteAnalyzer.Summaries.fromEnvironment(["NOTES_SUMMARIES": "ai"]) == nil)
+        #expect(!NoteAnalyzer.extract(from: "#work #later").isEmpty, "a note of tags alone still gets a summary")
+        #expect(NoteAnalyzer.extract(from: "Call the bank #finance") == "Call the bank")
+    }
+
     @Test func correctionsFollowTheBuiltInCategoryExamples() {
         let corrections: [(text: String, category: Category)] = [("Choir\nrehearsal Tuesday", .personal), ("Board   numbers", .work)]
         let scorer = CategoryScorer(model: LanguageModel(configuration: ModelConfiguration(modelPath: "/nonexistent.gguf")), corrections: corrections)
@@ -177,7 +195,7 @@ struct NoteAnalyzerModelTests {
 
     @Test func aLongNoteGetsAGeneratedSummaryAsItStreams() async throws {
         let model = LanguageModel(configuration: ModelConfiguration(modelPath: TestModel.path, contextSize: 3_072, threads: 1))
-        let analyzer = NoteAnalyzer(model: model)
+        let analyzer = NoteAnalyzer(model: model, summaries: .model)
         try await analyzer.prewarm()
         let created = Timestamp(iso8601: "2026-11-25T08:00:00Z")!
         let text = "Kitchen renovation planning. The contractor came by this morning and measured everything. "
@@ -189,6 +207,15 @@ struct NoteAnalyzerModelTests {
         #expect(seen.value > 1, "the summary streams while it is generated")
         #expect(!analysis.summary.isEmpty && analysis.summary.split(separator: " ").count <= 30)
         #expect(analysis.tasks.map(\.text).contains("Ask him about the tiles too"))
+        #expect(analysis.analyzerVersion.hasSuffix("/generated"), "switching where summaries come from re-analyses notes")
+
+        // By default the summary is the note's opening, and nothing is generated.
+        let plain = NoteAnalyzer(model: model)
+        try await plain.prewarm()
+        let extracted = try await plain.analyze(note, today: created, partial: nil)
+        #expect(extracted.summary == "Kitchen renovation planning. The contractor came by this morning and measured everything. "
+                + "He thinks the old cabinets can stay but the countertop and the sink must be replaced, and the…")
+        #expect(extracted.category == analysis.category && extracted.tasks == analysis.tasks)
     }
 }
 

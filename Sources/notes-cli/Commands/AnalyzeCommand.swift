@@ -35,7 +35,7 @@ struct AnalyzeCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         let store = try context.store()
-        let analyzer = Analyzers.make(context: context, store: store)
+        let analyzer = try Analyzers.make(context: context, store: store)
         let ids: [NoteID]
         if !references.isEmpty {
             ids = try references.map { try store.resolve($0) }

@@ -18,8 +18,10 @@ struct ModelCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let analyzer = Analyzers.make(context: context)
+        let analyzer = try Analyzers.make(context: context)
         let info = analyzer.model.info()
-        context.terminal.print(json ? info.jsonString : info.description + "\nAnalyzer:     \(analyzer.analyzerVersion)")
+        context.terminal.print(json ? info.jsonString : info.description + "\nAnalyzer:     \(analyzer.analyzerVersion)"
+                              + "\nSummaries:    " + (analyzer.summaries == .model ? "written by the model for notes over 30 words (NOTES_SUMMARIES=model)"
+                                                                               : "the note's opening sentences (NOTES_SUMMARIES=model lets the model write them)"))
     }
 }

@@ -17,7 +17,7 @@ struct StatusCommand: NotesCommand {
         let counts = try store.counts()
         let schema = Int(try store.database.scalarInt("PRAGMA user_version") ?? 0)
         // Cheap checks only (file, library): status never loads the model.
-        let analyzer = Analyzers.make(context: context)
+        let analyzer = try Analyzers.make(context: context)
         let pending = try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
         let unavailable = analyzer.unavailableReason()
         let daemon = DaemonLock.runningPID(home: context.home)

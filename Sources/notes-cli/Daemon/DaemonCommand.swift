@@ -55,7 +55,7 @@ struct DaemonCommand: NotesCommand {
         let lock = try DaemonLock(home: context.home)
         defer { withExtendedLifetime(lock) {} }
         let log = DaemonLog(terminal: context.terminal, environment: context.environment)
-        let analyzer = Analyzers.make(context: context, store: store)
+        let analyzer = try Analyzers.make(context: context, store: store)
         log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
         var worker = AnalysisWorker(store: store, analyzer: analyzer, log: log, environment: context.environment)
         var syncer = AutoSync(context: context, log: log, interval: syncInterval)
@@ -98,7 +98,7 @@ struct DaemonCommand: NotesCommand {
 
     private func printStatus(_ context: Context) throws {
         let pid = DaemonLock.runningPID(home: context.home)
-        let analyzer = Analyzers.make(context: context)
+        let analyzer = try Analyzers.make(context: context)
         let pending = try context.store().pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
         let reason = analyzer.unavailableReason()
         if json {
