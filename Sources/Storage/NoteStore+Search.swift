@@ -36,7 +36,7 @@ extension NoteStore {
         let sql = """
             SELECT n.id, n.title,
                    CASE WHEN length(n.body) > \(NoteStore.largeNoteCharacters) THEN substr(n.body, 1, \(NoteStore.largeNoteScan))
-                        ELSE snippet(notes_fts, -1, '\(SearchHit.highlightStart)', '\(SearchHit.highlightEnd)', '…', 16) END,
+                        ELSE snippet(notes_fts, 1, '\(SearchHit.highlightStart)', '\(SearchHit.highlightEnd)', '…', 16) END,
                    length(n.body) > \(NoteStore.largeNoteCharacters),
                    \(NoteStore.rankWeights) AS rank
             FROM notes_fts JOIN notes n ON n.seq = notes_fts.rowid
@@ -45,13 +45,39 @@ extension NoteStore {
             """
         return try database.statement(sql).rows(values) {
             let snippet = $0.int(3) == 1 ? Snippet.around(parsed.terms, in: $0.string(2)) : $0.string(2)
-            return SearchHit(id: NoteID($0.string(0))!, title: $0.string(1), snippet: snippet, score: -$0.double(4))
+            let title = $0.string(1)
+            return SearchHit(id: NoteID($0.string(0))!, title: title, snippet: Snippet.withoutTitle(snippet, title: title), score: -$0.double(4))
         }
     }
 }
 
 /// A snippet made by hand: a few words around the first term found, for notes too large for FTS5's.
 enum Snippet {
+    /// The snippet of the body without the title it starts with (the title is the body's first
+    /// line unless the user gave another), since the title is shown above it; unless little but
+    /// the title is there.
+    static func withoutTitle(_ snippet: String, title: String) -> String {
+        let marks: Set<Character> = [Character(SearchHit.highlightStart), Character(SearchHit.highlightEnd)]
+        guard !title.isEmpty, String(snippet.filter { !marks.contains($0) }).hasPrefix(title) else { return snippet }
+        var matched = 0
+        var open = false
+        var index = snippet.startIndex
+        while index < snippet.endIndex, matched < title.count {
+            let character = snippet[index]
+            if character == Character(SearchHit.highlightStart) { open = true } else if character == Character(SearchHit.highlightEnd) { open = false } else { matched += 1 }
+            index = snippet.index(after: index)
+        }
+        // A highlight closed right after the title belongs to it.
+        if index < snippet.endIndex, snippet[index] == Character(SearchHit.highlightEnd) {
+            open = false
+            index = snippet.index(after: index)
+        }
+        let rest = snippet[index...].drop { $0.isWhitespace || $0 == ":" || $0 == "-" }
+        // A one-line note is its title (and tags): then the snippet stays whole.
+        guard rest.split(whereSeparator: \.isWhitespace).filter({ !$0.hasPrefix("#") }).count >= 2 else { return snippet }
+        return (open ? SearchHit.highlightStart : "") + rest
+    }
+
     static func around(_ terms: [String], in text: String, words: Int = 16) -> String {
         let lowered = text.lowercased()
         let position = terms.lazy.compactMap { lowered.firstRange(of: $0.lowercased()) }.min { $0.lowerBound < $1.lowerBound }

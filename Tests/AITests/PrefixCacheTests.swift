@@ -38,4 +38,25 @@ import Testing
         try Data("GGUF another model, longer".utf8).write(to: URL(fileURLWithPath: model))
         guard case .missing = cache(directory, model: model).load() else { Issue.record("trusted a stale file"); return }
     }
+
+    @Test func onlyTheFilesUsedLastAreKept() throws {
+        let directory = TestModel.temporaryDirectory()
+        let model = directory + "/model.gguf"
+        try Data("GGUF model bytes".utf8).write(to: URL(fileURLWithPath: model))
+        let first = cache(directory, model: model, prefix: "first")
+        #expect(first.save(tokens: [1], state: [1, 2, 3]))
+        for index in 0..<PrefixCache.maximumFiles + 2 {
+            // Files older than the first one, whatever the clock's resolution.
+            let other = cache(directory, model: model, prefix: "other \(index)")
+            #expect(other.save(tokens: [1], state: [1, 2, 3]))
+            var times = [timespec(tv_sec: 1_000_000 + index, tv_nsec: 0), timespec(tv_sec: 1_000_000 + index, tv_nsec: 0)]
+            _ = utimensat(AT_FDCWD, other.path, &times, 0)
+        }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".kv") }
+        #expect(kept.count == PrefixCache.maximumFiles)
+        guard case .hit = first.load() else { Issue.record("the newest file was pruned"); return }
+        let last = cache(directory, model: model, prefix: "other \(PrefixCache.maximumFiles + 1)")
+        guard case .hit = last.load() else { Issue.record("the file just saved was pruned"); return }
+        guard case .missing = cache(directory, model: model, prefix: "other 0").load() else { Issue.record("the oldest file was kept"); return }
+    }
 }

@@ -10,7 +10,7 @@ final class DaemonProcess {
 
     init(_ notebook: Notebook, arguments: [String] = [], environment: [String: String] = [:]) throws {
         logPath = notebook.root + "/daemon-\(UUID().uuidString.prefix(8)).log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Notebook.binary)
         process.arguments = ["daemon"] + arguments
         var env = ["NOTES_HOME": notebook.home, "PATH": "/usr/bin:/bin", "HOME": notebook.root]
@@ -90,6 +90,10 @@ let modelInstalled = FileManager.default.fileExists(atPath: (ProcessInfo.process
         // The stored analysis describes the current text: nothing is pending.
         let status = try #require(try notebook.run(["status", "--json"]).json as? [String: Any])
         #expect(status["pending_analysis"] as? Int == 0)
+        // A category set by hand is an example for the next notes at once, not at the next start.
+        #expect(try notebook.run(["set", id, "--category", "personal"]).status == 0)
+        #expect(daemon.waitForLog("category corrections changed"))
+        #expect(daemon.waitForLog("model ready", count: 2))
     }
 
     @Test(.enabled(if: modelInstalled, "the default model is not installed (scripts/setup.sh installs it)"))
@@ -143,5 +147,8 @@ let modelInstalled = FileManager.default.fileExists(atPath: (ProcessInfo.process
         #expect(result.stderr.contains("stay pending"))
         let model = try #require(try notebook.run(["model", "--json"], environment: ["NOTES_MODEL": notebook.root + "/none.gguf"]).json as? [String: Any])
         #expect(model["available"] as? Bool == false)
+        let wrong = try notebook.run(["analyze"], environment: ["NOTES_SUMMARIES": "ai"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("NOTES_SUMMARIES is \"ai\"; use note or model"))
     }
 }

@@ -22,6 +22,17 @@ struct SearchTests {
         #expect(hits.map(\.title) == ["Dentist appointment", "Meeting notes"])
         #expect(hits[0].score > hits[1].score)
         #expect(hits[0].snippet.contains(SearchHit.highlightStart + "dentist" + SearchHit.highlightEnd))
+        #expect(hits[0].snippet.hasPrefix("Call the"), "the title is shown above the snippet, not in it")
+    }
+
+    @Test func aSnippetDoesNotRepeatTheTitle() {
+        let start = SearchHit.highlightStart, end = SearchHit.highlightEnd
+        #expect(Snippet.withoutTitle("\(start)Dentist\(end) appointment\nCall the \(start)dentist\(end)", title: "Dentist appointment")
+                == "Call the \(start)dentist\(end)")
+        #expect(Snippet.withoutTitle("Trip to \(start)Zürich and Basel\(end) soon", title: "Trip to Zürich") == "\(start)and Basel\(end) soon")
+        #expect(Snippet.withoutTitle("Groceries", title: "Groceries") == "Groceries", "a note that is only its title keeps it")
+        #expect(Snippet.withoutTitle("\(start)Dentist\(end) on Monday #health", title: "Dentist on Monday") == "\(start)Dentist\(end) on Monday #health")
+        #expect(Snippet.withoutTitle("…budget meeting…", title: "Meeting notes") == "…budget meeting…")
     }
 
     @Test func supportsPrefixPhraseBooleanAndStemming() throws {

@@ -33,6 +33,25 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+def peak_rss_mb(pid):
+    with open("/proc/%d/status" % pid) as handle:
+        for line in handle:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def run_measured(command, **kwargs):
+    """Runs a command to its end; returns (seconds, peak resident MB of that process)."""
+    started = time.time()
+    process = subprocess.Popen(command, **kwargs)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        sys.exit("%s failed with %d" % (command[0], process.returncode))
+    return time.time() - started, usage.ru_maxrss / 1024
+
+
 def wait_for(path, text, timeout=300):
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -85,28 +104,26 @@ def main():
         time.sleep(args.idle_seconds)
         used = cpu_seconds(daemon.pid) - before
         print("daemon CPU while idle: %.3f s over %d s = %.2f%% (target < 1%%)" % (used, args.idle_seconds, 100 * used / args.idle_seconds))
+        print("daemon peak resident memory: %.0f MB" % peak_rss_mb(daemon.pid))
         daemon.terminate()
         daemon.wait(timeout=30)
 
         # Throughput: notes analysed per minute by `notes daemon --once`, model already cached.
         for index in range(args.throughput_notes):
             run("add", "--", texts[index % len(texts)] + ("\n(copy %d)" % index if index >= len(texts) else ""))
-        started = time.time()
-        subprocess.run([notes, "daemon", "--once"], env=env, stderr=subprocess.DEVNULL, check=True)
-        elapsed = time.time() - started
+        elapsed, ours_rss = run_measured([notes, "daemon", "--once"], env=env, stderr=subprocess.DEVNULL)
         ours = args.throughput_notes / elapsed * 60
-        print("throughput: %d notes in %.1f s = %.0f notes/min (daemon --once, prewarm included)" % (args.throughput_notes, elapsed, ours))
+        print("throughput: %d notes in %.1f s = %.0f notes/min (daemon --once, prewarm included), peak %.0f MB"
+              % (args.throughput_notes, elapsed, ours, ours_rss))
 
         python = os.path.join(DEPS, "venv", "bin", "python")
         if args.peer_notes > 0 and os.path.exists(python):
             out = os.path.join(work, "peer.jsonl")
-            started = time.time()
-            subprocess.run([python, os.path.join(ROOT, "bench", "analysis", "peer.py"), "--limit", str(args.peer_notes), "--out", out],
-                           check=True, stderr=subprocess.DEVNULL)
-            peer_elapsed = time.time() - started
+            peer_elapsed, peer_rss = run_measured([python, os.path.join(ROOT, "bench", "analysis", "peer.py"), "--limit", str(args.peer_notes),
+                                                   "--out", out], stderr=subprocess.DEVNULL)
             peer = args.peer_notes / peer_elapsed * 60
-            print("peer (llama-cpp-python JSON schema): %d notes in %.1f s = %.0f notes/min (model load included); ours/peer %.2fx"
-                  % (args.peer_notes, peer_elapsed, peer, ours / peer))
+            print("peer (llama-cpp-python JSON schema): %d notes in %.1f s = %.0f notes/min (model load included), peak %.0f MB; "
+                  "ours/peer %.2fx" % (args.peer_notes, peer_elapsed, peer, peer_rss, ours / peer))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -68,6 +68,21 @@ enum FileSystem {
 
     static func remove(_ path: String) { unlink(path) }
 
+    /// The names in a directory, without "." and "..".
+    static func names(in directory: String) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Sets the file's modification time to now.
+    static func touch(_ path: String) { _ = utimensat(AT_FDCWD, path, nil, 0) }
+
     /// The resident set size of this process, from /proc.
     static func residentMemoryBytes() -> Int? {
         guard let bytes = read("/proc/self/statm", limit: 256) else { return nil }

@@ -2,12 +2,15 @@
 
 /// One file per (model file, context size, prefix text). The file carries its full key and a
 /// checksum: a file for another model or prefix (stale), or a damaged one (corrupt), is never
-/// trusted; it is rebuilt.
+/// trusted; it is rebuilt. Each file holds a whole KV cache (10 to 20 MB), and every new prompt,
+/// model or set of category corrections makes a new one, so only the `maximumFiles` used last
+/// are kept.
 struct PrefixCache {
     let directory: String
     let key: String
 
     static let magic = Array("NOTESKV1".utf8)
+    static let maximumFiles = 6
 
     init?(directory: String?, modelPath: String, contextSize: Int, libraryIdentity: String, prefix: String) {
         guard let directory, let identity = FileSystem.identity(of: modelPath) else { return nil }
@@ -48,6 +51,8 @@ struct PrefixCache {
         guard let stateLength = reader.u64(), let state = reader.take(Int(stateLength)), reader.offset == checked else {
             return .invalid("truncated state")
         }
+        // Used now: the last to be pruned.
+        FileSystem.touch(path)
         return .hit(tokens: tokens, state: state)
     }
 
@@ -62,7 +67,18 @@ struct PrefixCache {
         append(UInt64(state.count), to: &bytes)
         bytes += state
         append(FNV1a.hash(bytes), to: &bytes)
-        return FileSystem.writeAtomically(bytes, to: path)
+        guard FileSystem.writeAtomically(bytes, to: path) else { return false }
+        prune()
+        return true
+    }
+
+    /// Removes all but the `maximumFiles` cache files used last (this one always stays).
+    func prune() {
+        let files = FileSystem.names(in: directory).filter { $0.hasSuffix(".kv") }.map { directory + "/" + $0 }.filter { $0 != path }
+        guard files.count >= Self.maximumFiles else { return }
+        let dated = files.compactMap { file in FileSystem.identity(of: file).map { (file, $0.modified, $0.modifiedNanoseconds) } }
+        let newestFirst = dated.sorted { ($0.1, $0.2, $0.0) > ($1.1, $1.2, $1.0) }
+        for (file, _, _) in newestFirst.dropFirst(Self.maximumFiles - 1) { FileSystem.remove(file) }
     }
 
     func remove() { FileSystem.remove(path) }

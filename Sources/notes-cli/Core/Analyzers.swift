@@ -4,15 +4,20 @@ import Notes
 import Storage
 
 enum Analyzers {
-    /// With `store`, the user's category corrections become examples (read once: a daemon
-    /// started before a correction learns it at its next start). `NOTES_SUMMARIES` chooses
+    /// With `store`, the user's category corrections become examples (read once; the daemon
+    /// makes a new analyzer when `corrections(store:)` changes). `NOTES_SUMMARIES` chooses
     /// where summaries come from.
     static func make(context: Context, store: NoteStore? = nil) throws(CommandFailure) -> NoteAnalyzer {
         guard let summaries = NoteAnalyzer.Summaries.fromEnvironment(context.environment) else {
             let choices = NoteAnalyzer.Summaries.allCases.map(\.rawValue).joined(separator: " or ")
             throw CommandFailure("NOTES_SUMMARIES is \"\(context.environment["NOTES_SUMMARIES"] ?? "")\"; use \(choices)")
         }
-        let corrections = store.flatMap { try? $0.categoryCorrections(limit: NoteAnalyzer.maximumCorrections) } ?? []
+        let corrections = store.map { Analyzers.corrections(store: $0) } ?? []
         return NoteAnalyzer(model: NoteAnalyzer.model(environment: context.environment), corrections: corrections, summaries: summaries)
+    }
+
+    /// The corrections an analyzer made now would read as examples.
+    static func corrections(store: NoteStore) -> [(text: String, category: Category)] {
+        (try? store.categoryCorrections(limit: NoteAnalyzer.maximumCorrections)) ?? []
     }
 }

@@ -55,7 +55,8 @@ struct DaemonCommand: NotesCommand {
         let lock = try DaemonLock(home: context.home)
         defer { withExtendedLifetime(lock) {} }
         let log = DaemonLog(terminal: context.terminal, environment: context.environment)
-        let analyzer = try Analyzers.make(context: context, store: store)
+        var analyzer = try Analyzers.make(context: context, store: store)
+        var corrections = Analyzers.corrections(store: store).map { $0.category.rawValue + ":" + $0.text }
         log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
         var worker = AnalysisWorker(store: store, analyzer: analyzer, log: log, environment: context.environment)
         var syncer = AutoSync(context: context, log: log, interval: syncInterval)
@@ -89,6 +90,14 @@ struct DaemonCommand: NotesCommand {
                 return log.info("stopped")
             case .changed:
                 try syncer.noteLocalChange(store: store)
+                // A category set by hand (`notes set`) is an example for the next notes.
+                let latest = Analyzers.corrections(store: store).map { $0.category.rawValue + ":" + $0.text }
+                if latest != corrections {
+                    corrections = latest
+                    analyzer = try Analyzers.make(context: context, store: store)
+                    worker = AnalysisWorker(store: store, analyzer: analyzer, log: log, environment: context.environment)
+                    log.info("category corrections changed: the examples are read again")
+                }
             case .timeout:
                 break
             }
