@@ -108,24 +108,21 @@ import Testing
         let notebook = Notebook()
         _ = try notebook.add("warm up")
         let perWriter = 25
-        var failures: [String] = []
-        let lock = NSLock()
+        let failures = Shared([String]())
         let threads = (0..<3).map { worker in
             Thread {
                 for index in 0..<perWriter {
                     let result = worker < 2 ? try? notebook.run(["add", "writer \(worker) note \(index)"])
                                             : try? notebook.run(["list", "--json"])
                     if result?.status != 0 || result?.stderr.isEmpty == false {
-                        lock.lock()
-                        failures.append(result?.stderr ?? "did not run")
-                        lock.unlock()
+                        failures.mutate { $0.append(result?.stderr ?? "did not run") }
                     }
                 }
             }
         }
         threads.forEach { $0.start() }
         while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
-        #expect(failures.isEmpty, "\(failures.prefix(3))")
+        #expect(failures.value.isEmpty, "\(failures.value.prefix(3))")
         let notes = try #require(try notebook.run(["list", "--json"]).json as? [Any])
         #expect(notes.count == 1 + 2 * perWriter)
     }

@@ -51,14 +51,14 @@ final class Notebook {
             try? input.fileHandleForWriting.close()
         }
         writer.start()
-        var errorData = Data()
-        let errorReader = Thread { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
+        let errorData = Shared(Data())
+        let errorReader = Thread { errorData.value = errors.fileHandleForReading.readDataToEndOfFile() }
         errorReader.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while errorReader.isExecuting || !errorReader.isFinished { usleep(1000) }
         return RunResult(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-                         stderr: String(decoding: errorData, as: UTF8.self), stdoutBytes: outputData)
+                         stderr: String(decoding: errorData.value, as: UTF8.self), stdoutBytes: outputData)
     }
 
     /// `notes add TEXT` and the id it printed.
@@ -74,3 +74,18 @@ final class Notebook {
 }
 
 enum NotebookError: Error { case failed(String) }
+
+/// A value one thread writes and another reads, under a lock.
+final class Shared<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+
+    func mutate(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
+}

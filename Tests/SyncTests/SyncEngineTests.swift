@@ -407,7 +407,7 @@ struct SyncSafety {
         try a.sync()
         let repo = directory.path + "/a"
         for lock in ["/index.lock", "/refs/heads/main.lock", "/HEAD.lock"] {
-            FileManager.default.createFile(atPath: repo + lock, contents: Data())
+            _ = FileManager.default.createFile(atPath: repo + lock, contents: Data())
         }
         a.notebook.put(factory.note("two"))
         let summary = try a.sync()
