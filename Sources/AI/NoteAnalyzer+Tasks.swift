@@ -1,17 +1,16 @@
 // The tasks of a note, from its own words, in order of trust: the checklist items the user wrote,
-// the model's tasks that the note supports, the items of a list whose heading says what to do
-// with them ("Books to read: ..."), and the clauses that are instructions to oneself ("Book the
-// hotel", "I need to update the release notes", an appointment to attend). A small model misses
-// many tasks and invents others ("finance", "./notes.md"), so its tasks are kept only when most
-// of their words are the note's, and plain instructions in the note are not left to it.
+// the items of a list whose heading says what to do with them ("Books to read: ..."), and the
+// clauses that are instructions to oneself ("Book the hotel", "I need to update the release
+// notes", an appointment to attend). The bundled model's own tasks were measured and dropped:
+// it repeats the prompt's examples or invents ("finance", "./notes.md"), and the few it found in
+// the note the rules found too (bench/analysis/RESULTS.md).
 
 extension NoteAnalyzer {
     /// Every source merged, explicit items first, without two tasks that say the same thing.
-    static func tasks(model: [String], body: String) -> [String] {
+    static func tasks(in body: String) -> [String] {
         let explicit = checklistItems(in: body)
-        let grounded = model.map { $0.trimmingWhitespace() }.filter { TaskText.isGrounded($0, in: body) }
         var result: [String] = []
-        for task in explicit + grounded + listTasks(in: body) + instructions(in: body) where !result.contains(where: { TaskText.sameTask($0, task) }) {
+        for task in explicit + listTasks(in: body) + instructions(in: body) where !result.contains(where: { TaskText.sameTask($0, task) }) {
             result.append(task)
         }
         return Array(result.prefix(GeneratedAnalysis.maximumTasks))
@@ -294,14 +293,6 @@ extension TaskText {
         }
         if !current.trimmingWhitespace().isEmpty { sentences.append(current) }
         return sentences.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
-    }
-
-    /// A model's task the note supports: most of its content words are in the note, and it is
-    /// more than a label or a path.
-    static func isGrounded(_ task: String, in body: String) -> Bool {
-        let words = contentWords(task)
-        guard words.count >= 2, !task.contains("/"), !task.hasPrefix(".") else { return false }
-        return words.intersection(contentWords(body)).count * 3 >= words.count * 2
     }
 
     /// One says all the other says (a checklist item also found as a sentence). Sharing half

@@ -81,7 +81,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// Long notes: the model sees the first `maximumNoteBytes` bytes of UTF-8 (a note's point is
     /// nearly always at its start; bytes bound the token count, characters do not), then a line
     /// saying the rest was cut. Checklist items from the whole note are still added as tasks
-    /// (see `tasks(model:body:)`).
+    /// (see `tasks(in:)`).
     public static let maximumNoteBytes = 2_000
     static let promptPrefix = "Created: "
 
@@ -166,7 +166,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     }
 
     /// The category by likelihood (`CategoryScorer`), the urgency from the deadline the note
-    /// names (`Deadlines`), tasks from the note (`tasks(model:body:)`; with no deadline they
+    /// names (`Deadlines`), tasks from the note (`tasks(in:)`; with no deadline they
     /// settle whether the urgency is 1, nothing to do, or 2), then the summary (`Summaries`).
     /// Even when the model may summarise, a note short enough to be its own summary
     /// (`ownSummary(of:)`) is not given to it: most notes are, and generating a summary is most
@@ -194,7 +194,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// What plain rules find in a note, with no model: its deadline, tasks and urgency.
     static func plan(_ note: Note, today: Timestamp) -> (reading: DeadlineReading, tasks: [String], urgency: Int) {
         let reading = Deadlines.read(note.body, created: note.created.milliseconds / 86_400_000, today: today.milliseconds / 86_400_000)
-        let tasks = NoteAnalyzer.tasks(model: [], body: note.body)
+        let tasks = NoteAnalyzer.tasks(in: note.body)
         return (reading, tasks, Deadlines.urgency(reading, hasTasks: !tasks.isEmpty))
     }
 
