@@ -111,9 +111,7 @@ extension TaskText {
             guard actionVerbs.contains(first), !namesAThing(lower) else { return nil }
         }
         // #tags belong to the note, not to the task.
-        text = text.split(separator: " ").filter { !($0.hasPrefix("#") && $0.count > 1) }.joined(separator: " ")
-        while let last = text.last, ".!?;:,".contains(last) { text.removeLast() }
-        text = text.trimmingWhitespace()
+        text = NoteAnalyzer.withoutTags(text).droppingTrailing(".!?;:,").trimmingWhitespace()
         guard text.split(separator: " ").count >= 2 else { return nil }
         guard let head = text.first else { return nil }
         let task = head.uppercased() + text.dropFirst()
@@ -130,9 +128,7 @@ extension TaskText {
         guard let end = words.firstIndex(where: { markers.contains($0.lowercased()) }), (1...6).contains(end) else { return nil }
         let phrase = words[..<end]
         guard !["i", "we", "he", "she", "they", "it", "this", "that", "there"].contains(phrase[0].lowercased()) else { return nil }
-        var text = phrase.joined(separator: " ")
-        while let last = text.last, ",;".contains(last) { text.removeLast() }
-        return text
+        return phrase.joined(separator: " ").droppingTrailing(",;")
     }
 
     /// The task with its first "it" (or "them") replaced by what it stands for.
@@ -153,8 +149,7 @@ extension TaskText {
         let words = sentence.split(separator: " ")
         let keys = ["appointment", "appt", "cita", "rendez-vous", "rdv"]
         guard words.count >= 2, words.prefix(4).contains(where: { word in keys.contains { word.lowercased().hasPrefix($0) } }) else { return nil }
-        var text = sentence
-        while let last = text.last, ".!?;:,".contains(last) { text.removeLast() }
+        let text = sentence.droppingTrailing(".!?;:,")
         let lower = text.lowercased()
         // In the note's language where it is one of the commonest.
         let verb = lower.contains("cita") ? "Ir a la " : lower.contains("rendez-vous") || lower.contains("rdv") ? "Aller au " : "Attend "
@@ -184,11 +179,7 @@ extension TaskText {
             items.removeLast()
             items += split(last, at: [" and ", " et ", " y "])
         }
-        return items.map { item in
-            var item = item
-            while let end = item.last, ".!;,".contains(end) { item.removeLast() }
-            return item.trimmingWhitespace()
-        }
+        return items.map { $0.droppingTrailing(".!;,").trimmingWhitespace() }
     }
 
     /// "9–11 write the design doc", "14:00 call Ana": the time the task is planned for leads.

@@ -93,9 +93,6 @@ public final class NoteAnalyzer: NoteAnalyzing {
         return LanguageModel(configuration: configuration)
     }
 
-    /// `corrections`: notes whose category the user set by hand, newest first
-    /// (`NoteStore.categoryCorrections`); they become examples for the category. They do not
-    /// change `analyzerVersion`: a correction does not make every note pending again.
     /// How many of the user's corrections the category reads as examples.
     public static var maximumCorrections: Int { CategoryScorer.maximumCorrections }
 
@@ -119,12 +116,20 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     public let summaries: Summaries
 
+    /// `corrections`: notes whose category the user set by hand, newest first
+    /// (`NoteStore.categoryCorrections`); they become examples for the category. They do not
+    /// change `analyzerVersion`: a correction does not make every note pending again.
     public init(model: LanguageModel, corrections: [(text: String, category: Category)] = [], summaries: Summaries = .note) {
         self.model = model
         self.summaries = summaries
         // Its context is made on first use: with summaries from the note, never.
         session = LanguageModelSession(model: model, instructions: NoteAnalyzer.instructions)
         categories = CategoryScorer(model: model, corrections: corrections)
+    }
+
+    /// The same model (loaded once) and summaries, with other corrections as examples.
+    public func with(corrections: [(text: String, category: Category)]) -> NoteAnalyzer {
+        NoteAnalyzer(model: model, corrections: corrections, summaries: summaries)
     }
 
     /// Bumped when the analysis changes in a way the prompts do not show (deadline rules).
@@ -180,8 +185,8 @@ public final class NoteAnalyzer: NoteAnalyzing {
         }
         let (reading, tasks, urgency) = NoteAnalyzer.plan(note, today: today)
         let summary: String
-        if summaries == .note || NoteAnalyzer.ownSummary(of: note.body) != nil {
-            summary = NoteAnalyzer.extract(from: note.body)
+        if let own = NoteAnalyzer.ownSummary(of: note.body) ?? (summaries == .note ? NoteAnalyzer.extract(from: note.body) : nil) {
+            summary = own
             partial?(GeneratedAnalysis(category: category, urgency: urgency, tasks: tasks, summary: summary).generatedContent.jsonString)
         } else {
             let generated = try await generate(note, today: today, category: category, urgency: reading.isPressing || reading.daysLeft != nil ? urgency : nil, partial: partial)
@@ -236,7 +241,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// model's summary of such a note adds nothing and sometimes adds what is false ("bill
     /// paid" for a bill still to pay). Nil for longer notes, and for a note with no words.
     static func ownSummary(of body: String) -> String? {
-        let total = body.split(whereSeparator: \.isWhitespace).filter { !($0.hasPrefix("#") && $0.count > 1) && $0.contains(where: { $0.isLetter || $0.isNumber }) }.count
+        let total = body.split(whereSeparator: \.isWhitespace).filter { !isTag($0) && $0.contains(where: { $0.isLetter || $0.isNumber }) }.count
         let text = extract(from: body)
         guard !text.isEmpty, total > 0, total <= GeneratedAnalysis.maximumSummaryWords else { return nil }
         return text
@@ -251,8 +256,10 @@ public final class NoteAnalyzer: NoteAnalyzing {
     }
 
     static func withoutTags(_ text: String) -> String {
-        text.split(separator: " ").filter { !($0.hasPrefix("#") && $0.count > 1) }.joined(separator: " ")
+        text.split(separator: " ").filter { !isTag($0) }.joined(separator: " ")
     }
+
+    static func isTag(_ word: Substring) -> Bool { word.hasPrefix("#") && word.count > 1 }
 
     /// A tag that names one category (#work) is the user's own word for it.
     static func taggedCategory(_ note: Note) -> Category? {
@@ -355,11 +362,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
         return trimmedEnd(kept.joined(separator: " ")) + "…"
     }
 
-    private static func trimmedEnd(_ text: String) -> String {
-        var text = text
-        while let last = text.last, ";:,".contains(last) { text.removeLast() }
-        return text
-    }
+    private static func trimmedEnd(_ text: String) -> String { text.droppingTrailing(";:,") }
 
     /// A small model sometimes loops ("dental care about dental care about ..."): the text is
     /// cut where a run of three words starts to repeat, keeping its first occurrence.
@@ -369,9 +372,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
         for start in 0..<max(0, words.count - 2) {
             let trigram = words[start..<start + 3].map { $0.lowercased() }.joined(separator: " ")
             if !seen.insert(trigram).inserted {
-                var kept = words[..<start].joined(separator: " ")
-                while let last = kept.last, last == "," || last == ";" || last == ":" { kept.removeLast() }
-                return kept
+                return words[..<start].joined(separator: " ").droppingTrailing(",;:")
             }
         }
         return text
@@ -384,18 +385,20 @@ public final class NoteAnalyzer: NoteAnalyzing {
     }
 }
 
-/// When a generated task says the same as a checklist item: it shares at least half of the
-/// item's content words.
+extension String {
+    /// Without the given characters at its end ("Book it today." less ".").
+    func droppingTrailing(_ characters: String) -> String {
+        var text = self
+        while let last = text.last, characters.contains(last) { text.removeLast() }
+        return text
+    }
+}
+
+/// Words of tasks and summaries, for comparing them with each other and with the note.
 enum TaskText {
     static let stopWords: Set<String> = ["a", "an", "the", "to", "of", "and", "or", "for", "in", "on", "at", "by", "with", "my", "your", "it", "is", "be"]
 
     static func contentWords(_ text: String) -> Set<String> {
         Set(text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init).filter { !stopWords.contains($0) })
-    }
-
-    static func covers(_ task: String, _ item: String) -> Bool {
-        let wanted = contentWords(item)
-        guard !wanted.isEmpty else { return task.lowercased() == item.lowercased() }
-        return wanted.intersection(contentWords(task)).count * 2 >= wanted.count
     }
 }

@@ -5,14 +5,17 @@ import Storage
 
 enum Analyzers {
     /// With `store`, the user's category corrections become examples (read once; the daemon
-    /// makes a new analyzer when `corrections(store:)` changes). `NOTES_SUMMARIES` chooses
-    /// where summaries come from.
+    /// swaps them in when `corrections(store:)` changes). `NOTES_SUMMARIES` chooses where
+    /// summaries come from.
     static func make(context: Context, store: NoteStore? = nil) throws(CommandFailure) -> NoteAnalyzer {
+        try make(context: context, corrections: store.map { Analyzers.corrections(store: $0) } ?? [])
+    }
+
+    static func make(context: Context, corrections: [(text: String, category: Category)]) throws(CommandFailure) -> NoteAnalyzer {
         guard let summaries = NoteAnalyzer.Summaries.fromEnvironment(context.environment) else {
             let choices = NoteAnalyzer.Summaries.allCases.map(\.rawValue).joined(separator: " or ")
             throw CommandFailure("NOTES_SUMMARIES is \"\(context.environment["NOTES_SUMMARIES"] ?? "")\"; use \(choices)")
         }
-        let corrections = store.map { Analyzers.corrections(store: $0) } ?? []
         return NoteAnalyzer(model: NoteAnalyzer.model(environment: context.environment), corrections: corrections, summaries: summaries)
     }
 

@@ -55,8 +55,8 @@ struct DaemonCommand: NotesCommand {
         let lock = try DaemonLock(home: context.home)
         defer { withExtendedLifetime(lock) {} }
         let log = DaemonLog(terminal: context.terminal, environment: context.environment)
-        var analyzer = try Analyzers.make(context: context, store: store)
-        var corrections = Analyzers.corrections(store: store).map { $0.category.rawValue + ":" + $0.text }
+        var corrections = Analyzers.corrections(store: store)
+        var analyzer = try Analyzers.make(context: context, corrections: corrections)
         log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
         var worker = AnalysisWorker(store: store, analyzer: analyzer, log: log, environment: context.environment)
         var syncer = AutoSync(context: context, log: log, interval: syncInterval)
@@ -91,10 +91,10 @@ struct DaemonCommand: NotesCommand {
             case .changed:
                 try syncer.noteLocalChange(store: store)
                 // A category set by hand (`notes set`) is an example for the next notes.
-                let latest = Analyzers.corrections(store: store).map { $0.category.rawValue + ":" + $0.text }
-                if latest != corrections {
+                let latest = Analyzers.corrections(store: store)
+                if !latest.elementsEqual(corrections, by: ==) {
                     corrections = latest
-                    analyzer = try Analyzers.make(context: context, store: store)
+                    analyzer = analyzer.with(corrections: corrections)
                     worker = AnalysisWorker(store: store, analyzer: analyzer, log: log, environment: context.environment)
                     log.info("category corrections changed: the examples are read again")
                 }
