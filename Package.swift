@@ -43,8 +43,10 @@ let package = Package(
         .testTarget(name: "NotesTests", dependencies: ["Notes"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Notes"], exclude: ["Fixtures"]),
         .testTarget(name: "AITests", dependencies: ["AI", "Notes"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes", "TestSupport"]),
         // Swift 5 mode: these tests share pipes and threads the way Foundation's Process needs.
-        .testTarget(name: "CLITests", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // What several test targets share: temporary directories, commands, an ssh server.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )

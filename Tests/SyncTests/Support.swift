@@ -1,7 +1,8 @@
-// Test support: an in-memory notebook (the NotebookPort contract without SQL), temporary
-// directories, and note builders.
+// Test support for Sync: an in-memory notebook (the NotebookPort contract without SQL), note
+// builders and replicas.
 import Foundation
 import Notes
+import TestSupport
 @testable import Sync
 
 final class InMemoryNotebook: NotebookPort, @unchecked Sendable {
@@ -71,18 +72,6 @@ final class InMemoryNotebook: NotebookPort, @unchecked Sendable {
     func checkpoint() throws -> SyncCheckpoint? { stored }
 }
 
-/// A fresh directory under the system's temporary directory, removed with the value.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        path = NSTemporaryDirectory() + "notes-sync-tests-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// Deterministic ids and times for tests.
 struct NoteFactory {
     var generator: SeededGenerator
@@ -139,32 +128,4 @@ func makeBareRemote(in directory: TemporaryDirectory, name: String = "remote.git
     let path = directory.path + "/" + name
     _ = try Repository.openOrCreate(at: path)
     return path
-}
-
-/// Runs a command and returns its standard output; throws when it exits non-zero.
-@discardableResult
-func run(_ arguments: [String], in directory: String? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw CommandError(command: arguments.joined(separator: " "), status: process.terminationStatus,
-                           stderr: String(decoding: errorData, as: UTF8.self))
-    }
-    return String(decoding: data, as: UTF8.self)
-}
-
-struct CommandError: Error, CustomStringConvertible {
-    let command: String
-    let status: Int32
-    let stderr: String
-    var description: String { "\(command) exited \(status): \(stderr)" }
 }

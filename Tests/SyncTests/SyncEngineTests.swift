@@ -2,6 +2,7 @@
 // format as plain git sees it, conflicts, and the safety rules.
 import Foundation
 import Notes
+import TestSupport
 import Testing
 @testable import Sync
 

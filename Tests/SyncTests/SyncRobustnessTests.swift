@@ -2,6 +2,7 @@
 // every step of a sync.
 import Foundation
 import Notes
+import TestSupport
 import Testing
 @testable import Sync
 

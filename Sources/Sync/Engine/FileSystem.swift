@@ -32,35 +32,4 @@ enum FileSystem {
         guard written == bytes.count, synced else { return false }
         return rename(temporary, path) == 0
     }
-
-    /// Removes git's lock files (`*.lock`) under the git directory: left by a crashed process,
-    /// they make every later ref update or index write fail. Called only while the sync lock
-    /// is held, so no live notes process can own them. Returns the paths removed.
-    @discardableResult
-    static func removeStaleGitLocks(in gitDirectory: String) -> [String] {
-        var removed: [String] = []
-        for name in ["index.lock", "HEAD.lock", "config.lock", "packed-refs.lock"] {
-            let path = gitDirectory + "/" + name
-            if unlink(path) == 0 { removed.append(path) }
-        }
-        removeLocks(under: gitDirectory + "/refs", into: &removed)
-        return removed
-    }
-
-    private static func removeLocks(under directory: String, into removed: inout [String]) {
-        guard let stream = opendir(directory) else { return }
-        defer { closedir(stream) }
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name == "." || name == ".." { continue }
-            let path = directory + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            if info.st_mode & S_IFMT == S_IFDIR {
-                removeLocks(under: path, into: &removed)
-            } else if name.hasSuffix(".lock"), unlink(path) == 0 {
-                removed.append(path)
-            }
-        }
-    }
 }

@@ -38,11 +38,9 @@ extension SyncEngine {
     }
 
     public func resolveConflict(_ id: NoteID, _ resolution: ConflictResolution, at time: Timestamp) throws(SyncError) {
-        guard let lock = try SyncLock.tryAcquire(repositoryPath: repository.path) else {
-            throw .alreadyRunning(lockFile: repository.path + "/notes-sync.lock")
-        }
+        let lock = try holdingSyncLock()
         defer { withExtendedLifetime(lock) {} }
-        FileSystem.removeStaleGitLocks(in: repository.path)
+        clearLocalLocks()
         let (head, since) = try recoverCheckpoint()
         let snapshot = try call { () throws in try notebook.snapshot(changedSince: since) }
         var tree = try NotebookTree.read(repository, commit: head)

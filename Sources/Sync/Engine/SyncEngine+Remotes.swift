@@ -8,12 +8,16 @@ extension SyncEngine {
 
     /// `url`: a path or `file://` URL of a bare repository, or `ssh://[user@]host[:port]/path`.
     public func addRemote(name: String, url: String) throws(SyncError) {
+        let lock = try holdingSyncLock()
+        defer { withExtendedLifetime(lock) {} }
         try gitCall { () throws(GitError) in try repository.addRemote(name: name, url: url) }
     }
 
     /// Forgets the remote and what we last synced with it; the notes stay.
     public func removeRemote(name: String) throws(SyncError) {
         guard try remotes().contains(where: { $0.name == name }) else { throw .noSuchRemote(name) }
+        let lock = try holdingSyncLock()
+        defer { withExtendedLifetime(lock) {} }
         try gitCall { () throws(GitError) in
             try repository.removeRemote(name: name)
             try repository.removeReference(Self.syncedRef(name))

@@ -13,6 +13,8 @@ public final class SyncEngine {
     /// Tests stop a sync here, at the start of each step, to simulate a crash.
     var interruption: ((SyncStep) throws(SyncError) -> Void)?
     let folders = FolderCache()
+    /// Locks and temporaries of interrupted syncs that this sync removed, for its summary.
+    var removedLocks: [GitLockFile] = []
 
     static let branch = "refs/heads/main"
     static func trackingRef(_ remote: String) -> String { "refs/remotes/\(remote)/main" }
@@ -30,11 +32,10 @@ public final class SyncEngine {
 
     public func sync(remote: String, options: SyncOptions = SyncOptions(),
                      progress: ((SyncStep) -> Void)? = nil) throws(SyncError) -> SyncSummary {
-        guard let lock = try SyncLock.tryAcquire(repositoryPath: repository.path) else {
-            throw .alreadyRunning(lockFile: repository.path + "/notes-sync.lock")
-        }
+        let lock = try holdingSyncLock()
         defer { withExtendedLifetime(lock) {} }
-        FileSystem.removeStaleGitLocks(in: repository.path)
+        removedLocks = []
+        clearLocalLocks()
         guard try gitCall({ () throws(GitError) in try repository.remotes() }).contains(where: { $0.name == remote }) else {
             throw .noSuchRemote(remote)
         }
@@ -112,6 +113,7 @@ public final class SyncEngine {
             }
             // A push to a path remote is not compare-and-swap in libgit2 1.5: another machine
             // may have overwritten ours. Only a fetched tip that contains our commit counts.
+            try step(.verify)
             try repository.fetch(remote: remote, credentials: options.credentials)
             if let tip = try gitCall({ () throws(GitError) in try repository.reference(Self.trackingRef(remote)) }),
                try gitCall({ () throws(GitError) in try repository.contains(tip, ancestor: result) }) {
@@ -122,10 +124,19 @@ public final class SyncEngine {
 
             func summary(commit: ObjectID? = nil, attempts: Int = 1) -> SyncSummary {
                 SyncSummary(remote: remote, sent: sent, received: received, merged: merged, conflicted: conflicted,
-                            commit: commit?.hex ?? "", attempts: attempts)
+                            commit: commit?.hex ?? "", attempts: attempts, removedLocks: removedLocks)
             }
         }
         throw .pushNotConfirmed(remote: remote, attempts: options.maximumAttempts)
+    }
+
+    /// Every writer of the sync repository holds the sync lock (so that a sync may remove any
+    /// git lock it finds there as a dead process's); a git config write is one.
+    func holdingSyncLock() throws(SyncError) -> SyncLock {
+        guard let lock = try SyncLock.tryAcquire(repositoryPath: repository.path) else {
+            throw .alreadyRunning(lockFile: repository.path + "/notes-sync.lock")
+        }
+        return lock
     }
 
     // MARK: Steps
@@ -138,19 +149,75 @@ public final class SyncEngine {
     /// (not the return code) says whether it did.
     func push(_ commit: ObjectID, to remote: String, replacing expected: ObjectID?, options: SyncOptions) throws(SyncError) -> Bool {
         let url = try remotes().first { $0.name == remote }?.url ?? ""
+        guard let path = Self.localPath(of: url) else {
+            let status = try repository.push(remote: remote, refspec: "\(Self.branch):\(Self.branch)", credentials: options.credentials)
+            guard let failure = status[Self.branch], let failure else { return true }
+            if failure.contains("non-fast-forward") || failure.contains("fetch first") { return false }
+            // The server's git holds (or a killed one left) a lock we cannot inspect from here.
+            if failure.contains("lock") { throw .remoteLocked(remote: remote, lock: failure, age: nil) }
+            throw .pushRejected(ref: Self.branch, status: failure)
+        }
         // One incoming ref per machine, overwritten and never deleted: libgit2's local transport
         // lists the remote's refs one by one, and a ref deleted meanwhile fails that listing.
-        let target = Self.localPath(of: url) == nil ? Self.branch : "refs/notes-sync/incoming/\(try machineID())"
-        let status = try repository.push(remote: remote, refspec: "\(Self.branch):\(target)", credentials: options.credentials)
-        if let failure = status[target], let failure {
-            if failure.contains("non-fast-forward") || failure.contains("fetch first") { return false }
-            throw .pushRejected(ref: target, status: failure)
+        let incoming = "refs/notes-sync/incoming/\(try machineID())"
+        clearRemoteLocks(in: path, incoming: incoming)
+        try writingPastLocks(remote: remote) { () throws(SyncError) -> RemoteWrite in
+            let status: [String: String?]
+            do throws(SyncError) {
+                status = try repository.push(remote: remote, refspec: "\(Self.branch):\(incoming)", credentials: options.credentials)
+            } catch {
+                guard case let .git(failure) = error, failure.isLocked else { throw error }
+                return .locked(GitLocks.lockPath(in: failure.message) ?? path + "/" + incoming + ".lock")
+            }
+            guard let failure = status[incoming], let failure else { return .done }
+            if let lock = GitLocks.lockPath(in: failure) { return .locked(lock) }
+            throw .pushRejected(ref: incoming, status: failure)
         }
-        guard let path = Self.localPath(of: url) else { return true }
-        return try gitCall { () throws(GitError) in
-            let remoteRepository = try Repository.open(at: path)
-            return try remoteRepository.updateReference(Self.branch, to: commit, expecting: expected, message: "notes sync")
+        let remoteRepository = try gitCall { () throws(GitError) in try Repository.open(at: path) }
+        var moved = false
+        try writingPastLocks(remote: remote) { () throws(SyncError) -> RemoteWrite in
+            switch try gitCall({ () throws(GitError) in
+                try remoteRepository.updateReference(Self.branch, to: commit, expecting: expected, message: "notes sync")
+            }) {
+            case .updated: return .done
+            case .moved: moved = true; return .done
+            case let .locked(lock): return .locked(lock)
+            }
         }
+        return !moved
+    }
+
+    enum RemoteWrite { case done, locked(String) }
+
+    /// Runs a write to a path remote until no lock stops it. A lock older than
+    /// `GitLocks.staleAge` was left by an interrupted sync and is removed; a fresh one is
+    /// waited for, briefly, then reported as what it is: another machine syncing right now.
+    func writingPastLocks(remote: String, _ write: () throws(SyncError) -> RemoteWrite) throws(SyncError) {
+        let deadline = ContinuousClock.now + GitLocks.patience
+        while case let .locked(path) = try write() {
+            let lock = GitLocks.file(at: path)
+            if let lock, lock.age >= GitLocks.staleAge {
+                guard unlink(path) == 0 else { throw .remoteLocked(remote: remote, lock: path, age: lock.age) }
+                removedLocks.append(lock)
+                continue
+            }
+            guard ContinuousClock.now < deadline else { throw .remoteLocked(remote: remote, lock: path, age: lock?.age) }
+            usleep(50_000)
+        }
+    }
+
+    /// Under the sync lock no live notes process writes the sync repository: every lock and
+    /// temporary in it was left by one that died.
+    func clearLocalLocks() {
+        removedLocks += GitLocks.remove(GitLocks.find(in: repository.path))
+    }
+
+    /// Other machines write a path remote too: only what is older than any live write could
+    /// be is removed, and the lock of this machine's own incoming ref, which only a sync
+    /// holding this repository's sync lock (this one) writes.
+    func clearRemoteLocks(in path: String, incoming: String) {
+        let own = path + "/" + incoming + ".lock"
+        removedLocks += GitLocks.remove(GitLocks.find(in: path).filter { $0.age >= GitLocks.staleAge || $0.path == own })
     }
 
     /// A random name for this sync repository, made once and kept in `notes-machine-id`.

@@ -9,8 +9,12 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
     case newerFormat(found: Int, supported: Int)
     case tooManyDeletions(count: Int, of: Int)
     case unreadableFile(path: String, reason: String)
-    /// The remote kept moving (or dropping our commit) through every attempt.
+    /// The remote's branch moved (or dropped our commit) in every attempt: other machines
+    /// kept pushing.
     case pushNotConfirmed(remote: String, attempts: Int)
+    /// A lock in the remote stopped the push: a path remote's lock file younger than
+    /// `GitLocks.staleAge` (with its age), or the lock an ssh server's git reported (no age).
+    case remoteLocked(remote: String, lock: String, age: Int64?)
     case pushRejected(ref: String, status: String)
     case notebookKeptChanging(attempts: Int)
     case authenticationFailed(attempts: Int)
@@ -40,7 +44,19 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
             "this sync would delete \(count) of \(total) notes; nothing was changed. Run 'notes sync --allow-deletes' if that is intended"
         case let .unreadableFile(path, reason): "cannot read \(path) in the sync repository: \(reason)"
         case let .pushNotConfirmed(remote, attempts):
-            "the remote '\(remote)' kept changing during \(attempts) attempts; nothing was lost, run 'notes sync' again"
+            "other machines kept pushing to '\(remote)': its branch moved during each of \(attempts) attempts; nothing was lost, run 'notes sync' again"
+        case let .remoteLocked(remote, lock, age?):
+            """
+            another machine is syncing with \(remote) right now: it holds the lock \(lock) \
+            (\(GitLockFile.describe(age: age)) old); try again in a moment. Nothing was lost. A lock older than \
+            \(GitLocks.staleAge) s is taken for an interrupted sync's and removed
+            """
+        case let .remoteLocked(remote, status, nil):
+            """
+            the server of \(remote) holds a lock on the branch (\(status)): another machine is syncing \
+            with it right now; try again in a moment. Nothing was lost. If it stays, a sync was \
+            interrupted on the server: remove the lock file it names there
+            """
         case let .pushRejected(ref, status): "the remote refused to update \(ref): \(status)"
         case let .notebookKeptChanging(attempts): "the notebook changed during each of \(attempts) attempts; run 'notes sync' again"
         case let .authenticationFailed(attempts):

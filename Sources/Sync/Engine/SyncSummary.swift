@@ -14,8 +14,11 @@ public struct SyncSummary: Hashable, Sendable {
     public var commit: String
     /// Pushes it took (more than one when another machine pushed meanwhile).
     public var attempts: Int
+    /// Locks that interrupted syncs had left (here or in the remote) and this sync removed.
+    public var removedLocks: [GitLockFile]
 
-    public init(remote: String, sent: Int, received: Int, merged: Int, conflicted: Int, commit: String, attempts: Int) {
+    public init(remote: String, sent: Int, received: Int, merged: Int, conflicted: Int, commit: String, attempts: Int,
+                removedLocks: [GitLockFile] = []) {
         self.remote = remote
         self.sent = sent
         self.received = received
@@ -23,6 +26,17 @@ public struct SyncSummary: Hashable, Sendable {
         self.conflicted = conflicted
         self.commit = commit
         self.attempts = attempts
+        self.removedLocks = removedLocks
+    }
+
+    /// What the user reads of them: a line per lock ("removed a stale lock left by an
+    /// interrupted sync, 4 min old (/media/usb/notes.git/refs/heads/main.lock)"), and one for
+    /// the half-written packs and objects, which block nothing but take room.
+    public var lockNotices: [String] {
+        let locks = removedLocks.filter { $0.path.hasSuffix(".lock") }
+        let partial = removedLocks.count - locks.count
+        return locks.map { "removed a stale lock left by an interrupted sync, \(GitLockFile.describe(age: $0.age)) old (\($0.path))" }
+            + (partial == 0 ? [] : ["removed \(partial) half-written file\(partial == 1 ? "" : "s") left by an interrupted sync"])
     }
 
     /// One JSON object, keys in a fixed order.

@@ -12,6 +12,9 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { "\(function) failed (\(code)): \(message)" }
 
+    /// Another writer holds (or a dead one left) a lock file that this call needed.
+    public var isLocked: Bool { code == GIT_ELOCKED.rawValue }
+
     /// Reads the calling thread's last error: "The error message is thread-local. The
     /// git_error_last call must happen on the same thread as the error in order to get the
     /// message", so call this right after the failing call.

@@ -252,11 +252,20 @@ public final class Repository {
         api.git_reference_free_if_needed(reference)
     }
 
+    /// What a compare-and-swap of a ref did.
+    public enum ReferenceUpdate: Equatable, Sendable {
+        case updated
+        /// The ref no longer points where the caller expected: another writer moved it.
+        case moved
+        /// Another writer, live or dead, holds the ref's lock file (its path is given).
+        case locked(String)
+    }
+
     /// Compare-and-swap: moves `name` to `id` only if it still points to `expected` (or, for
     /// nil, does not exist). "It will return GIT_EMODIFIED if the reference's value at the time
     /// of updating does not match the one passed through current_id"; the check and the write
-    /// happen under the ref's lock file. Returns false when another writer got there first.
-    public func updateReference(_ name: String, to id: ObjectID, expecting expected: ObjectID?, message: String) throws(GitError) -> Bool {
+    /// happen under the ref's lock file.
+    public func updateReference(_ name: String, to id: ObjectID, expecting expected: ObjectID?, message: String) throws(GitError) -> ReferenceUpdate {
         var oid = id.oid
         var reference: OpaquePointer?
         let rc: Int32
@@ -265,11 +274,14 @@ public final class Repository {
         } else {
             rc = api.git_reference_create(&reference, handle, name, &oid, 0, message)
         }
-        // GIT_ELOCKED: another writer holds the ref's lock right now, which is losing the race too.
-        if rc == GIT_EMODIFIED.rawValue || rc == GIT_EEXISTS.rawValue || rc == GIT_ELOCKED.rawValue { return false }
+        if rc == GIT_EMODIFIED.rawValue || rc == GIT_EEXISTS.rawValue { return .moved }
+        if rc == GIT_ELOCKED.rawValue {
+            let error = GitError.last(api, "git_reference_create", rc)
+            return .locked(GitLocks.lockPath(in: error.message) ?? path + "/" + name + ".lock")
+        }
         try check(api, expected == nil ? "git_reference_create" : "git_reference_create_matching", rc)
         api.git_reference_free_if_needed(reference)
-        return true
+        return .updated
     }
 
     public func removeReference(_ name: String) throws(GitError) {

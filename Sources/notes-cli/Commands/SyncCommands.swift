@@ -1,4 +1,7 @@
 // `notes remote`, `notes sync`, `notes conflicts`, `notes log`: git sync through a remote you own.
+#if canImport(Glibc)
+import Glibc
+#endif
 import Notes
 import Storage
 import Sync
@@ -114,16 +117,27 @@ struct SyncCommand: NotesCommand {
         let name = try remote ?? SyncCommand.defaultRemote(engine)
         let terminal = context.terminal
         let showSteps = terminal.err.isTerminal && !json
+        let pauseAt = context.environment["NOTES_SYNC_PAUSE_AT"].flatMap(SyncStep.init(rawValue:))
         let summary = try engine.sync(remote: name, options: SyncOptions(allowDeletes: allowDeletes, credentials: context.sshCredentials)) { step in
             if showSteps { LiveLine.shared.show("Syncing with \(name): \(step.rawValue)…") }
+            if step == pauseAt { SyncCommand.pause(at: step, terminal: terminal) }
         }
         if showSteps { LiveLine.shared.finish() }
+        for notice in summary.lockNotices { terminal.printError(notice) }
         if json {
             terminal.print(summary.json)
             return
         }
         terminal.print("Synced with \(name): \(summary.sent) sent, \(summary.received) received, \(summary.merged) merged, \(summary.conflicted) conflicted")
         if summary.conflicted > 0 { terminal.printError("See 'notes conflicts' to review the notes that changed on both sides.") }
+    }
+
+    /// For crash tests (`NOTES_SYNC_PAUSE_AT=STEP`): the process stops itself (SIGSTOP) at the
+    /// start of that step, after saying so on stderr, so that a test can kill it exactly there.
+    static func pause(at step: SyncStep, terminal: Terminal) {
+        terminal.printError("notes: paused at \(step.rawValue)")
+        terminal.err.flush()
+        raise(SIGSTOP)
     }
 
     static func defaultRemote(_ engine: SyncEngine) throws -> String {

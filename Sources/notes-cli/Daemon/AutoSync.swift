@@ -50,6 +50,7 @@ struct AutoSync {
             let engine = try context.syncEngine()
             let remote = try SyncCommand.defaultRemote(engine)
             let summary = try engine.sync(remote: remote, options: SyncOptions(credentials: context.sshCredentials))
+            for notice in summary.lockNotices { log.info(notice) }
             if summary.sent + summary.received + summary.conflicted > 0 || lastFailure != nil {
                 log.info("synced with \(remote): \(summary.sent) sent, \(summary.received) received, \(summary.merged) merged, \(summary.conflicted) conflicted")
             }

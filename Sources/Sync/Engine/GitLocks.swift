@@ -1,0 +1,102 @@
+// Lock files and temporaries that git and libgit2 leave in a git directory when a process dies
+// mid-write, found with their age and removed when no live writer can own them.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A lock (`refs/heads/main.lock`, `index.lock`, `objects/pack/pack-….idx.lock`) or a pack or
+/// object being written (`objects/pack/pack_git2_…`), and how long ago it was last written.
+public struct GitLockFile: Hashable, Sendable, CustomStringConvertible {
+    public let path: String
+    /// Seconds since its last modification, measured against the file's mtime.
+    public let age: Int64
+
+    public var description: String { "\(path), \(GitLockFile.describe(age: age)) old" }
+
+    /// "12 s", "4 min", "3 h", "2 days".
+    public static func describe(age seconds: Int64) -> String {
+        switch seconds {
+        case ..<120: "\(max(0, seconds)) s"
+        case ..<7200: "\(seconds / 60) min"
+        case ..<172_800: "\(seconds / 3600) h"
+        default: "\(seconds / 86400) days"
+        }
+    }
+}
+
+enum GitLocks {
+    /// How old a lock on a shared remote must be to be taken for a dead writer's. A ref lock is
+    /// held for the milliseconds of one write, fsync and rename, and a pack being received has
+    /// its mtime refreshed by every write, so 30 s is far beyond any live sync, even on a slow
+    /// USB disk or network share, and short enough that a user retrying after a crash is not
+    /// kept waiting for long.
+    static let staleAge: Int64 = 30
+
+    /// How long a fresh lock on a remote is waited for before the sync reports it.
+    static let patience: Duration = .seconds(2)
+
+    /// Every lock and temporary under `gitDirectory`. `notes-sync.lock` is not one: it is an
+    /// flock, which the kernel releases when its process dies.
+    static func find(in gitDirectory: String) -> [GitLockFile] {
+        var found: [GitLockFile] = []
+        let now = time(nil)
+        func add(_ path: String, _ info: stat) { found.append(GitLockFile(path: path, age: Int64(now - info.st_mtim.tv_sec))) }
+        forEachFile(in: gitDirectory, recursive: false) { path, name, info in
+            if name.hasSuffix(".lock"), name != "notes-sync.lock" { add(path, info) }
+        }
+        for folder in ["refs", "logs"] {
+            forEachFile(in: gitDirectory + "/" + folder, recursive: true) { path, name, info in
+                if name.hasSuffix(".lock") { add(path, info) }
+            }
+        }
+        forEachFile(in: gitDirectory + "/objects", recursive: true) { path, name, info in
+            if isTemporary(name) { add(path, info) }
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+
+    /// Names git (`tmp_pack_*`, `tmp_idx_*`, `tmp_obj_*`) and libgit2 (`pack_git2_*`,
+    /// `tmp_object_git2_*`) give files they are still writing, and their lock files.
+    static func isTemporary(_ name: String) -> Bool {
+        name.hasSuffix(".lock") || name.hasPrefix("pack_git2_") || name.hasPrefix("tmp_object_git2_")
+            || name.hasPrefix("tmp_pack_") || name.hasPrefix("tmp_idx_") || name.hasPrefix("tmp_rev_") || name.hasPrefix("tmp_obj_")
+    }
+
+    /// The lock at `path` with its age, or nil when it is gone.
+    static func file(at path: String) -> GitLockFile? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return GitLockFile(path: path, age: Int64(time(nil) - info.st_mtim.tv_sec))
+    }
+
+    /// Removes `locks` and returns those that were still there.
+    static func remove(_ locks: [GitLockFile]) -> [GitLockFile] {
+        locks.filter { unlink($0.path) == 0 }
+    }
+
+    /// The lock file a libgit2 error names ("failed to lock file '/r/refs/heads/main.lock' for
+    /// writing"), if it names one.
+    static func lockPath(in message: String) -> String? {
+        let parts = message.split(separator: "'", omittingEmptySubsequences: false)
+        return parts.indices.dropFirst().lazy.filter { $0 % 2 == 1 }.map { String(parts[$0]) }.first { $0.hasSuffix(".lock") }
+    }
+
+    private static func forEachFile(in directory: String, recursive: Bool, _ body: (String, String, stat) -> Void) {
+        guard let stream = opendir(directory) else { return }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "." || name == ".." { continue }
+            let path = directory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                if recursive { forEachFile(in: path, recursive: true, body) }
+            } else {
+                body(path, name, info)
+            }
+        }
+    }
+}

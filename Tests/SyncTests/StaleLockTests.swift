@@ -1,0 +1,137 @@
+// Locks that a killed sync leaves behind, in the sync repository and in a path remote: removed
+// when no live writer can hold them, waited for and named when one may.
+import Foundation
+import Notes
+import TestSupport
+import Testing
+@testable import Sync
+
+@Suite(.serialized)
+struct StaleLocks {
+    /// Writes `path` as a lock file whose last change was `age` seconds ago.
+    func leaveLock(_ path: String, age: TimeInterval) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data("0123456789abcdef0123456789abcdef01234567\n".utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: path)
+    }
+
+    /// Two machines that have synced once, and a note on `a` waiting to be sent.
+    func twoMachines(in directory: TemporaryDirectory) throws -> (a: Replica, b: Replica, remote: String, note: Note) {
+        let remote = try makeBareRemote(in: directory)
+        let a = try Replica("a", in: directory, remote: remote)
+        let b = try Replica("b", in: directory, remote: remote)
+        var factory = NoteFactory(seed: 500)
+        a.notebook.put(factory.note("first"))
+        try a.sync()
+        try b.sync()
+        let note = factory.note("written after a crash")
+        a.notebook.put(note)
+        return (a, b, remote, note)
+    }
+
+    @Test func aStaleBranchLockInTheRemoteIsRemovedAndSaidSo() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, remote, note) = try twoMachines(in: directory)
+        let lock = remote + "/refs/heads/main.lock"
+        try leaveLock(lock, age: 240)
+        try leaveLock(remote + "/objects/pack/pack-0123456789abcdef0123456789abcdef01234567.idx.lock", age: 240)
+        try leaveLock(remote + "/objects/pack/pack_git2_Xa91Qz", age: 240)
+
+        let summary = try a.sync()
+        #expect(summary.sent == 1)
+        #expect(!FileManager.default.fileExists(atPath: lock))
+        #expect(summary.lockNotices.contains("removed a stale lock left by an interrupted sync, 4 min old (\(lock))"))
+        #expect(summary.lockNotices.contains("removed 1 half-written file left by an interrupted sync"))
+        #expect(try b.sync().received == 1)
+        #expect(b.notebook.notes[note.id] == note)
+        _ = try run(["git", "--git-dir", remote, "fsck", "--strict", "--no-progress"])
+    }
+
+    @Test func aFreshBranchLockIsWaitedForThenNamed() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, remote, note) = try twoMachines(in: directory)
+        let lock = remote + "/refs/heads/main.lock"
+        try leaveLock(lock, age: 3)
+        let started = ContinuousClock.now
+        #expect {
+            try a.sync()
+        } throws: { error in
+            guard case let SyncError.remoteLocked(remoteName, path, age?) = error else { return false }
+            return remoteName == "origin" && path == lock && age >= 3
+                && "\(error)".hasPrefix("another machine is syncing with origin right now: it holds the lock \(lock)")
+        }
+        let waited = ContinuousClock.now - started
+        #expect(waited >= GitLocks.patience && waited < .seconds(10))
+        #expect(a.notebook.notes[note.id] == note)
+
+        // The other machine's sync ends: the next try goes through.
+        try FileManager.default.removeItem(atPath: lock)
+        try a.sync()
+        try b.sync()
+        #expect(b.notebook.notes[note.id] == note)
+    }
+
+    @Test func aLockReleasedWhileWaitingLetsTheSyncThrough() throws {
+        let directory = TemporaryDirectory()
+        let (a, _, remote, _) = try twoMachines(in: directory)
+        let lock = remote + "/refs/heads/main.lock"
+        try leaveLock(lock, age: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { try? FileManager.default.removeItem(atPath: lock) }
+        #expect(try a.sync().sent == 1)
+    }
+
+    /// Only this machine writes its incoming ref, and only while it holds its own sync lock:
+    /// a lock on it is a dead sync's at any age.
+    @Test func thisMachinesOwnIncomingRefLockIsRemovedAtAnyAge() throws {
+        let directory = TemporaryDirectory()
+        let (a, _, remote, _) = try twoMachines(in: directory)
+        let incoming = remote + "/refs/notes-sync/incoming/" + (try a.engine.machineID()) + ".lock"
+        try leaveLock(incoming, age: 0)
+        let summary = try a.sync()
+        #expect(summary.sent == 1)
+        #expect(summary.removedLocks.map(\.path) == [incoming])
+    }
+
+    /// Another machine's fresh lock on its own incoming ref is not ours to remove.
+    @Test func anotherMachinesFreshLockIsLeftAlone() throws {
+        let directory = TemporaryDirectory()
+        let (a, _, remote, _) = try twoMachines(in: directory)
+        let theirs = remote + "/refs/notes-sync/incoming/0000000000000000.lock"
+        try leaveLock(theirs, age: 1)
+        #expect(try a.sync().removedLocks.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: theirs))
+    }
+
+    /// Under the sync lock nothing else writes the sync repository: its locks go at any age.
+    @Test func theSyncRepositorysOwnLocksAreRemoved() throws {
+        let directory = TemporaryDirectory()
+        let (a, _, _, _) = try twoMachines(in: directory)
+        let repository = a.engine.repository.path
+        let left = [repository + "/refs/heads/main.lock", repository + "/index.lock",
+                    repository + "/refs/remotes/origin/main.lock", repository + "/objects/pack/pack_git2_q81mZa"]
+        for path in left { try leaveLock(path, age: 1) }
+        let summary = try a.sync()
+        #expect(summary.sent == 1)
+        #expect(Set(summary.removedLocks.map(\.path)) == Set(left))
+        #expect(summary.lockNotices.count == 4)
+        #expect(left.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+        #expect(FileManager.default.fileExists(atPath: repository + "/notes-sync.lock"))
+    }
+
+    @Test func findsLocksWithTheirAge() throws {
+        let directory = TemporaryDirectory()
+        try leaveLock(directory.path + "/refs/heads/main.lock", age: 90)
+        try leaveLock(directory.path + "/packed-refs.lock", age: 5)
+        try leaveLock(directory.path + "/objects/ab/tmp_object_git2_aa", age: 5)
+        try leaveLock(directory.path + "/objects/pack/pack-1.pack", age: 5)
+        try leaveLock(directory.path + "/notes-sync.lock", age: 5)
+        let found = GitLocks.find(in: directory.path)
+        #expect(found.map(\.path) == [directory.path + "/objects/ab/tmp_object_git2_aa", directory.path + "/packed-refs.lock",
+                                      directory.path + "/refs/heads/main.lock"])
+        #expect((89...91).contains(found[2].age))
+        #expect(GitLockFile.describe(age: 90) == "90 s" && GitLockFile.describe(age: 240) == "4 min"
+            && GitLockFile.describe(age: 3 * 3600) == "3 h" && GitLockFile.describe(age: 3 * 86400) == "3 days")
+        #expect(GitLocks.lockPath(in: "failed to lock file '/r/refs/heads/main.lock' for writing") == "/r/refs/heads/main.lock")
+        #expect(GitLocks.lockPath(in: "no lock named here") == nil)
+    }
+}

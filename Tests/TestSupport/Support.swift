@@ -1,0 +1,49 @@
+// Shared by the test targets: temporary directories and running commands.
+import Foundation
+
+/// A fresh directory under the system's temporary directory, removed with the value.
+public final class TemporaryDirectory {
+    public let path: String
+
+    public init() {
+        path = NSTemporaryDirectory() + "notes-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Runs a command and returns its standard output; throws when it exits non-zero.
+@discardableResult
+public func run(_ arguments: [String], in directory: String? = nil) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw CommandError(command: arguments.joined(separator: " "), status: process.terminationStatus,
+                           stderr: String(decoding: errorData, as: UTF8.self))
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+public struct CommandError: Error, CustomStringConvertible {
+    public let command: String
+    public let status: Int32
+    public let stderr: String
+
+    public init(command: String, status: Int32, stderr: String) {
+        self.command = command
+        self.status = status
+        self.stderr = stderr
+    }
+
+    public var description: String { "\(command) exited \(status): \(stderr)" }
+}
