@@ -2,6 +2,7 @@
 // refused, and nothing lost to kill -9.
 import Foundation
 import Testing
+import TestSupport
 
 /// A `notes daemon` process whose log (stderr) goes to a file the test can read.
 final class DaemonProcess {
@@ -100,15 +101,28 @@ let modelInstalled = FileManager.default.fileExists(atPath: (ProcessInfo.process
     func killNineLosesNothingAndTheNextStartResumes() throws {
         let notebook = Notebook()
         var ids: [String] = []
-        for index in 0..<3 { ids.append(try notebook.add("Note \(index): buy \(index + 2) apples tomorrow")) }
-        let daemon = try DaemonProcess(notebook)
-        #expect(daemon.waitForLog("analysed"))
-        _ = daemon.stop(signal: SIGKILL)
+        for index in 0..<6 { ids.append(try notebook.add("Note \(index): buy \(index + 2) apples tomorrow")) }
+        // Killed at a different moment of the analysis each time: while prewarming, between two
+        // notes, in the middle of one.
+        var schedule = KillSchedule(state: 40)
+        for round in 0..<4 {
+            let daemon = try DaemonProcess(notebook)
+            if round == 0 {
+                #expect(daemon.waitForLog("analysed"))
+            } else {
+                #expect(daemon.waitForLog("model ready", seconds: 60))
+                usleep(UInt32(schedule.next(below: 400_000)))
+            }
+            _ = daemon.stop(signal: SIGKILL)
+            #expect(try run(["sqlite3", notebook.databasePath, "PRAGMA integrity_check"]) == "ok\n")
+        }
         let resumed = try notebook.run(["daemon", "--once"])
         #expect(resumed.status == 0)
         for id in ids { #expect(try notebook.noteJSON(id)["analysis"] is [String: Any]) }
-        #expect((try notebook.run(["list", "--json"]).json as? [Any])?.count == 3)
+        #expect((try notebook.run(["list", "--json"]).json as? [Any])?.count == 6)
         #expect(try notebook.run(["tasks", "--json"]).status == 0)
+        let status = try #require(try notebook.run(["status", "--json"]).json as? [String: Any])
+        #expect(status["pending_analysis"] as? Int == 0)
     }
 
     @Test(.enabled(if: modelInstalled, "the default model is not installed (scripts/setup.sh installs it)"))

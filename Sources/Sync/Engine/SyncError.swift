@@ -48,8 +48,9 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
         case let .remoteLocked(remote, lock, age?):
             """
             another machine is syncing with \(remote) right now: it holds the lock \(lock) \
-            (\(GitLockFile.describe(age: age)) old); try again in a moment. Nothing was lost. A lock older than \
-            \(GitLocks.staleAge) s is taken for an interrupted sync's and removed
+            (\(GitLockFile.describe(age: age)) old); try again in a moment. Nothing was lost. If no other machine \
+            is syncing, an interrupted sync left it, and a sync removes it once it is \(GitLocks.staleAge) s old\
+            \(age < GitLocks.staleAge ? " (in \(GitLocks.staleAge - age) s)" : "")
             """
         case let .remoteLocked(remote, status, nil):
             """

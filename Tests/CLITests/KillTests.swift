@@ -1,0 +1,257 @@
+// Real kills: `notes sync` and `notes import` run as child processes and die by SIGKILL at many
+// points (paused at each step of a sync and killed there, or killed after a random delay); then
+// plain commands on each machine finish the work, and nothing is lost or half-written.
+import Foundation
+import Testing
+import TestSupport
+
+/// A `notes` child started with posix_spawn, which the test stops or kills. (Foundation's Process
+/// reaps its children itself, so it cannot wait for a child to stop.)
+final class NotesChild {
+    private(set) var pid: pid_t = 0
+    let stderrPath: String
+
+    init(_ notebook: Notebook, _ arguments: [String], environment: [String: String] = [:]) throws {
+        stderrPath = notebook.root + "/child-\(UUID().uuidString.prefix(8)).err"
+        var env = ["NOTES_HOME": notebook.home, "PATH": "/usr/bin:/bin", "HOME": notebook.root, "LANG": "C.UTF-8"]
+        env.merge(environment) { $1 }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var argv = ([Notebook.binary] + arguments).map { strdup($0) } + [nil]
+        var envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        let rc = posix_spawn(&pid, Notebook.binary, &actions, nil, &argv, &envp)
+        guard rc == 0 else { throw CommandError(command: Notebook.binary, status: rc, stderr: "posix_spawn failed") }
+    }
+
+    /// Waits until the child stops itself (true) or exits (false).
+    func waitUntilStopped() -> Bool {
+        var status: Int32 = 0
+        while waitpid(pid, &status, WUNTRACED) < 0 && errno == EINTR {}
+        if status & 0xff == 0x7f { return true } // WIFSTOPPED
+        pid = 0
+        return false
+    }
+
+    /// SIGKILL, then reap it. True when the kill found it still running.
+    @discardableResult
+    func kill() -> Bool {
+        guard pid > 0 else { return false }
+        let alive = Foundation.kill(pid, SIGKILL) == 0
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        pid = 0
+        // Killed (WIFSIGNALED with SIGKILL), not already done.
+        return alive && status & 0x7f == SIGKILL
+    }
+
+    deinit { kill() }
+}
+
+/// Moves every lock and temporary in a git directory `seconds` into the past: the time a user
+/// takes to reopen a laptop after it died mid-sync.
+func ageLocks(in gitDirectory: String, by seconds: TimeInterval) {
+    guard let files = FileManager.default.enumerator(atPath: gitDirectory) else { return }
+    for case let file as String in files {
+        let name = (file as NSString).lastPathComponent
+        guard name.hasSuffix(".lock") || name.hasPrefix("pack_git2_") || name.hasPrefix("tmp_") else { continue }
+        try? FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-seconds)], ofItemAtPath: gitDirectory + "/" + file)
+    }
+}
+
+/// SplitMix64, so each run kills at the same sequence of delays.
+struct KillSchedule {
+    var state: UInt64
+    mutating func next(below bound: UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return (z ^ (z >> 31)) % bound
+    }
+}
+
+let syncSteps = ["export", "commit", "fetch", "merge", "import", "ref-update", "push", "verify"]
+
+@Suite(.serialized) struct KillTests {
+    /// Two machines sharing a remote, each adding a note per round.
+    struct Machines {
+        let a = Notebook(), b = Notebook()
+        let remote: String
+        let remoteGitDirectory: String?
+        let environment: [String: String]
+        var added: [String] = []
+        var kills = 0
+        var killedAt: [String: Int] = [:]
+
+        init(remoteURL: String, remoteGitDirectory: String?, environment: [String: String] = [:]) throws {
+            remote = remoteURL
+            self.remoteGitDirectory = remoteGitDirectory
+            self.environment = environment
+            for machine in [a, b] {
+                #expect(try machine.run(["remote", "add", "origin", remoteURL]).status == 0)
+            }
+        }
+
+        mutating func add(on machine: Notebook, _ text: String) throws {
+            added.append(try machine.add(text))
+        }
+
+        /// A plain `notes sync`, as the user would run it after the crash: it succeeds, or a lock
+        /// younger than a live sync could hold is named as such (never "kept changing"); later,
+        /// when that lock is old, it succeeds.
+        func recover(_ machine: Notebook) throws {
+            let first = try machine.run(["sync"], environment: environment)
+            if first.status == 0 { return }
+            #expect(first.stderr.contains("another machine is syncing with origin right now"), "\(first.stderr)")
+            #expect(!first.stderr.contains("kept"))
+            if let remoteGitDirectory { ageLocks(in: remoteGitDirectory, by: 60) }
+            let later = try machine.run(["sync"], environment: environment)
+            #expect(later.status == 0, "\(later.stderr)")
+        }
+
+        mutating func killSync(on machine: Notebook, pausedAt step: String) throws {
+            let child = try NotesChild(machine, ["sync"], environment: environment.merging(["NOTES_SYNC_PAUSE_AT": step]) { $1 })
+            let stopped = child.waitUntilStopped()
+            #expect(stopped, "the sync never reached \(step): \((try? String(contentsOfFile: child.stderrPath, encoding: .utf8)) ?? "")")
+            if stopped, child.kill() {
+                kills += 1
+                killedAt[step, default: 0] += 1
+            }
+        }
+
+        mutating func killSync(on machine: Notebook, afterMicroseconds delay: UInt64) throws {
+            let child = try NotesChild(machine, ["sync"], environment: environment)
+            usleep(UInt32(delay))
+            if child.kill() {
+                kills += 1
+                killedAt["timed", default: 0] += 1
+            }
+        }
+
+        /// Both machines end equal, with every note, a sound database and a sound remote.
+        func check() throws {
+            for _ in 0..<2 { for machine in [a, b] { try recover(machine) } }
+            let listA = try a.run(["list", "--json", "-n", "1000"]).stdout
+            #expect(listA == (try b.run(["list", "--json", "-n", "1000"]).stdout))
+            let ids = Set(((try a.run(["list", "--json", "-n", "1000"]).json as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+            #expect(ids == Set(added), "lost: \(Set(added).subtracting(ids)), unexpected: \(ids.subtracting(added))")
+            for machine in [a, b] {
+                #expect(try run(["sqlite3", machine.databasePath, "PRAGMA integrity_check"]) == "ok\n")
+                _ = try run(["git", "--git-dir", machine.home + "/repo", "fsck", "--strict", "--no-progress"])
+            }
+            if let remoteGitDirectory { _ = try run(["git", "--git-dir", remoteGitDirectory, "fsck", "--strict", "--no-progress"]) }
+        }
+    }
+
+    /// Milliseconds one whole `notes sync` takes here, to spread the timed kills over it.
+    func syncDuration(_ machines: Machines) throws -> UInt64 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try machines.recover(machines.a)
+        return max(5_000, (DispatchTime.now().uptimeNanoseconds - start) / 1000)
+    }
+
+    @Test func syncKilledAtEveryStepLeavesNothingLockedOrLost() throws {
+        let directory = TemporaryDirectory()
+        let remote = directory.path + "/remote.git"
+        _ = try run(["git", "init", "--quiet", "--bare", remote])
+        var machines = try Machines(remoteURL: remote, remoteGitDirectory: remote)
+        try machines.add(on: machines.a, "First note on a")
+        try machines.recover(machines.a)
+        try machines.recover(machines.b)
+
+        var round = 0
+        for step in syncSteps {
+            for machine in [machines.a, machines.b] {
+                round += 1
+                try machines.add(on: machine, "Round \(round), before a kill at \(step)")
+                try machines.killSync(on: machine, pausedAt: step)
+                try machines.recover(machine)
+            }
+        }
+        let duration = try syncDuration(machines)
+        var schedule = KillSchedule(state: 10)
+        for index in 0..<24 {
+            round += 1
+            let machine = index % 2 == 0 ? machines.a : machines.b
+            try machines.add(on: machine, "Round \(round), before a timed kill")
+            try machines.killSync(on: machine, afterMicroseconds: schedule.next(below: duration + duration / 5))
+            try machines.recover(index % 3 == 0 ? machines.b : machine)
+        }
+        try machines.check()
+        #expect(machines.kills >= 30, "only \(machines.kills) kills landed: \(machines.killedAt)")
+        for step in syncSteps { #expect(machines.killedAt[step] == 2, "\(machines.killedAt)") }
+    }
+
+    @Test func syncKilledOverSSHLeavesNothingLockedOrLost() throws {
+        let directory = TemporaryDirectory()
+        let server = try TestSSHServer(in: directory)
+        defer { server.stop() }
+        let remote = directory.path + "/remote.git"
+        _ = try run(["git", "init", "--quiet", "--bare", remote])
+        let knownHosts = directory.path + "/known_hosts"
+        try server.knownHostsLine.write(toFile: knownHosts, atomically: true, encoding: .utf8)
+        var machines = try Machines(remoteURL: server.url(for: remote), remoteGitDirectory: nil,
+                                    environment: ["NOTES_SSH_KEY": server.userKey, "NOTES_SSH_KNOWN_HOSTS": knownHosts])
+        try machines.add(on: machines.a, "First note on a, over ssh")
+        try machines.recover(machines.a)
+        try machines.recover(machines.b)
+
+        var round = 0
+        for step in ["fetch", "merge", "push", "verify"] {
+            round += 1
+            try machines.add(on: machines.b, "Round \(round) over ssh, before a kill at \(step)")
+            try machines.killSync(on: machines.b, pausedAt: step)
+            try machines.recover(machines.b)
+        }
+        let duration = try syncDuration(machines)
+        var schedule = KillSchedule(state: 20)
+        for index in 0..<8 {
+            round += 1
+            let machine = index % 2 == 0 ? machines.a : machines.b
+            try machines.add(on: machine, "Round \(round) over ssh, before a timed kill")
+            try machines.killSync(on: machine, afterMicroseconds: schedule.next(below: duration))
+            try machines.recover(machine)
+        }
+        try machines.check()
+        _ = try run(["git", "--git-dir", remote, "fsck", "--strict", "--no-progress"])
+        #expect(try run(["find", remote, "-name", "*.lock"]).isEmpty)
+        #expect(machines.kills >= 8, "only \(machines.kills) kills landed: \(machines.killedAt)")
+    }
+
+    /// An import is one transaction: a kill leaves all of it or none, and running it again
+    /// finishes it.
+    @Test func importKilledAnywhereIsAllOrNothingAndFinishesWhenRunAgain() throws {
+        let files = Notebook()
+        let folder = files.root + "/vault"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for index in 0..<1500 {
+            try "# Note \(index)\nSome words about topic \(index % 37), and a #tag\(index % 5).\n"
+                .write(toFile: folder + "/note-\(index).md", atomically: false, encoding: .utf8)
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        #expect(try files.run(["import", folder]).status == 0)
+        let duration = max(20_000, (DispatchTime.now().uptimeNanoseconds - start) / 1000)
+
+        var schedule = KillSchedule(state: 30)
+        var kills = 0
+        for _ in 0..<8 {
+            let notebook = Notebook()
+            _ = try notebook.add("Written before the import")
+            let child = try NotesChild(notebook, ["import", folder])
+            usleep(UInt32(schedule.next(below: duration)))
+            if child.kill() { kills += 1 }
+            let count = ((try notebook.run(["list", "--json", "-n", "5000"]).json as? [Any]) ?? []).count
+            #expect(count == 1 || count == 1501, "a killed import left \(count) notes")
+            #expect(try run(["sqlite3", notebook.databasePath, "PRAGMA integrity_check"]) == "ok\n")
+            #expect(try notebook.run(["import", folder]).status == 0)
+            #expect(((try notebook.run(["list", "--json", "-n", "5000"]).json as? [Any]) ?? []).count == 1501)
+            #expect((try notebook.run(["search", "written before", "--json"]).json as? [Any])?.count == 1)
+        }
+        #expect(kills >= 5, "only \(kills) of 8 kills landed before the import ended (\(duration) µs)")
+    }
+}
