@@ -141,7 +141,8 @@ def analyse(llm, system_prompt, note):
 
 def main():
     ap = argparse.ArgumentParser(description="llama-cpp-python JSON-schema peer for note analysis")
-    ap.add_argument("--devset", default=os.path.join(HERE, "devset.jsonl"))
+    ap.add_argument("--devset", default=os.path.join(HERE, "devset", "core.jsonl"),
+                    help="one JSONL file (run.sh passes the whole dev set, devset/*.jsonl joined)")
     ap.add_argument("--out", default="-", help="predictions JSONL (default: stdout)")
     ap.add_argument("--limit", type=int, default=None, help="analyse only the first N notes")
     ap.add_argument("--resume", action="store_true",

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs the note-analysis benchmark over the devset: ours (NoteAnalyzer, release build), then the
-# peer (llama-cpp-python, JSON-schema constrained, same model and prompt), and scores both. On
-# Gemma 3 270M the peer takes about 8 s per note (17 minutes for all 136).
+# Runs the note-analysis benchmark over the dev set: ours (NoteAnalyzer, release build), then the
+# peer (llama-cpp-python, JSON-schema constrained, same model and prompt), and scores both. The
+# dev set is every bench/analysis/devset/*.jsonl in sorted file-name order (core, long, world),
+# concatenated into $OUT/devset.jsonl, which both analysers read. On Gemma 3 270M the peer takes
+# about 8 s per note (17 minutes for the 136 core notes).
 #
 #   bash bench/analysis/run.sh [--limit N] [--resume]
 #
@@ -36,17 +38,26 @@ case " ${peer_args[*]-} " in *" --resume "*) ;; *) : > "$OUT/peer.log" ;; esac
 
 python3 "$here/score.py" --self-test
 
+devset="$OUT/devset.jsonl"
+shopt -s nullglob
+parts=("$here"/devset/*.jsonl)
+shopt -u nullglob
+[ ${#parts[@]} -gt 0 ] || { echo "Error: no $here/devset/*.jsonl" >&2; exit 1; }
+# One line per note: a part whose last line lacks its newline must not run into the next part.
+for part in "${parts[@]}"; do sed -e '$a\' "$part"; done > "$devset"
+echo "== dev set: $(grep -c . "$devset") notes from $(cd "$here/devset" && echo *.jsonl)"
+
 echo "== ours: NoteAnalyzer (guided generation in Swift), model $(basename "$(readlink -f "$NOTES_MODEL")")"
 source "$root/scripts/env.sh"
 (cd "$root" && swift build -c release --product analysis-eval >&2)
 limit_args=()
 for ((i = 0; i < ${#peer_args[@]}; i++)); do [ "${peer_args[$i]}" = --limit ] && limit_args=(--limit "${peer_args[$((i + 1))]}"); done
-"$root/.build/release/analysis-eval" "$here/devset.jsonl" "$OUT/ours.jsonl" "${limit_args[@]}"
-python3 "$here/score.py" "${subset_args[@]}" "$OUT/ours.jsonl"
-python3 "$here/score.py" "${subset_args[@]}" --json "$OUT/ours.jsonl" > "$OUT/ours.score.json"
+"$root/.build/release/analysis-eval" "$devset" "$OUT/ours.jsonl" "${limit_args[@]}"
+python3 "$here/score.py" "${subset_args[@]}" --devset "$devset" "$OUT/ours.jsonl"
+python3 "$here/score.py" "${subset_args[@]}" --devset "$devset" --json "$OUT/ours.jsonl" > "$OUT/ours.score.json"
 
 echo "== peer: llama-cpp-python JSON schema, model $(basename "$(readlink -f "$NOTES_MODEL")")"
-"$python" "$here/peer.py" "${peer_args[@]}" --out "$OUT/peer.jsonl" 2>> "$OUT/peer.log"
+"$python" "$here/peer.py" "${peer_args[@]}" --devset "$devset" --out "$OUT/peer.jsonl" 2>> "$OUT/peer.log"
 tail -n 1 "$OUT/peer.log"
-python3 "$here/score.py" "${subset_args[@]}" "$OUT/peer.jsonl"
-python3 "$here/score.py" "${subset_args[@]}" --json "$OUT/peer.jsonl" > "$OUT/peer.score.json"
+python3 "$here/score.py" "${subset_args[@]}" --devset "$devset" "$OUT/peer.jsonl"
+python3 "$here/score.py" "${subset_args[@]}" --devset "$devset" --json "$OUT/peer.jsonl" > "$OUT/peer.score.json"

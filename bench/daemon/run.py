@@ -22,7 +22,8 @@ DEPS = os.environ.get("NOTES_DEPS", "/opt/notes-deps")
 
 
 def devset_texts():
-    with open(os.path.join(ROOT, "bench", "analysis", "devset.jsonl"), encoding="utf-8") as handle:
+    # The core part of the dev set: short and medium notes, like the notes people add one by one.
+    with open(os.path.join(ROOT, "bench", "analysis", "devset", "core.jsonl"), encoding="utf-8") as handle:
         return [json.loads(line)["text"] for line in handle if line.strip()]
 
 
