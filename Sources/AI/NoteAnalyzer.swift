@@ -119,8 +119,19 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// `corrections`: notes whose category the user set by hand, newest first
     /// (`NoteStore.categoryCorrections`); they become examples for the category. They do not
     /// change `analyzerVersion`: a correction does not make every note pending again.
-    public init(model: LanguageModel, corrections: [(text: String, category: Category)] = [], summaries: Summaries = .note) {
+    /// Reads tasks and summaries from the note (`NoteReader`); nil leaves them to the rules.
+    public let reader: NoteReader?
+
+    /// Where a full analysis's tasks come from besides the reader: the note's checklist items
+    /// alone (the default), or every task the rules find (`tasks(in:)`).
+    public enum RuleTasks: String, Sendable { case checklists, all }
+    public let ruleTasks: RuleTasks
+
+    public init(model: LanguageModel, reader: NoteReader? = nil, corrections: [(text: String, category: Category)] = [],
+                summaries: Summaries = .note, ruleTasks: RuleTasks = .checklists) {
         self.model = model
+        self.reader = reader
+        self.ruleTasks = ruleTasks
         self.summaries = summaries
         // Its context is made on first use: with summaries from the note, never.
         session = LanguageModelSession(model: model, instructions: NoteAnalyzer.instructions)
@@ -129,7 +140,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     /// The same model (loaded once) and summaries, with other corrections as examples.
     public func with(corrections: [(text: String, category: Category)]) -> NoteAnalyzer {
-        NoteAnalyzer(model: model, corrections: corrections, summaries: summaries)
+        NoteAnalyzer(model: model, reader: reader, corrections: corrections, summaries: summaries, ruleTasks: ruleTasks)
     }
 
     /// Bumped when the analysis changes in a way the prompts do not show (deadline rules).
@@ -140,7 +151,12 @@ public final class NoteAnalyzer: NoteAnalyzing {
         // The file's size stands for its identity: cheap (no load), and it differs between models.
         let identity = FileSystem.identity(of: model.configuration.modelPath).map { String($0.size) } ?? "missing"
         return modelName + "@" + identity + "/" + NoteAnalyzer.fingerprint + (summaries == .model ? "/generated" : "")
+            + (reader.map { "+" + NoteAnalyzer.name(of: $0.model) + "@" + (FileSystem.identity(of: $0.model.configuration.modelPath).map { String($0.size) } ?? "missing")
+                + "/" + NoteAnalyzer.readerFingerprint + (ruleTasks == .all ? "/rules" : "") } ?? "")
     }
+
+    static let readerFingerprint = String(ContentHash.of([NoteReader.instructions, NoteReading.generationSchema.jsonSchema.jsonString,
+                                                           String(NoteReader.maximumNoteBytes), rulesVersion].joined(separator: "\u{0}")).prefix(8))
 
     /// The prompts, schema and rules, hashed once: they are fixed for the life of the process,
     /// and `analyzerVersion` is read for every note.
@@ -150,6 +166,10 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     /// The model file's name (through symbolic links), stored with each analysis for display.
     public var modelName: String {
+        NoteAnalyzer.name(of: model) + (reader.map { " + " + NoteAnalyzer.name(of: $0.model) } ?? "")
+    }
+
+    static func name(of model: LanguageModel) -> String {
         var path = model.configuration.modelPath
         if let resolved = realpath(path, nil) {
             path = String(cString: resolved)
@@ -160,10 +180,12 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     public func unavailableReason() -> String? {
         if case let .unavailable(reason) = model.availability { return reason }
+        if let reader, case let .unavailable(reason) = reader.model.availability { return "the reading model: " + reason }
         return nil
     }
 
     public func prewarm() async throws {
+        try await reader?.prewarm()
         if summaries == .model {
             try await session.prewarm(promptPrefix: NoteAnalyzer.promptPrefix, schema: GeneratedAnalysis.generationSchema, includeSchemaInPrompt: false)
         }
@@ -177,11 +199,19 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// (`ownSummary(of:)`) is not given to it: most notes are, and generating a summary is most
     /// of the time an analysis takes.
     public func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis {
-        let category: Category
-        if let tagged = NoteAnalyzer.taggedCategory(note) {
-            category = tagged
-        } else {
-            category = try await categories.category(of: NoteText.fullText(title: note.title, body: note.body))
+        let category = try await category(of: note)
+        if let reader {
+            let own = NoteAnalyzer.ownSummary(of: note.body)
+            let reading = try await reader.read(note, summary: own == nil)
+            let rules = ruleTasks == .all ? NoteAnalyzer.tasks(in: note.body) : NoteAnalyzer.checklistItems(in: note.body)
+            let tasks = NoteAnalyzer.tasks(checklist: rules, read: reading.tasks, note: note)
+            let pressing = Deadlines.read(note.body, created: note.created.milliseconds.floorDays, today: today.milliseconds.floorDays).isPressing
+            let summary = own ?? NoteAnalyzer.summary(read: reading.summary, note: note)
+            let analysis = Analysis(category: category, urgency: NoteAnalyzer.urgency(tasks: tasks, pressing: pressing, today: today),
+                                    tasks: tasks, summary: summary, model: modelName, analyzedAt: today,
+                                    analyzerVersion: analyzerVersion, contentHash: note.contentHash, stage: .full)
+            partial?(GeneratedAnalysis(category: analysis.category, urgency: analysis.urgency, tasks: tasks.map(\.text), summary: summary).generatedContent.jsonString)
+            return analysis
         }
         let (reading, tasks, urgency) = NoteAnalyzer.plan(note, today: today)
         let summary: String
@@ -194,6 +224,24 @@ public final class NoteAnalyzer: NoteAnalyzing {
         }
         return Analysis(category: category, urgency: urgency, tasks: tasks.map { TaskItem(text: $0) }, summary: summary,
                         model: modelName, analyzedAt: today, analyzerVersion: analyzerVersion, contentHash: note.contentHash)
+    }
+
+    public var readsNotes: Bool { reader != nil }
+
+    /// The category, the rules' tasks with their due days, the urgency from them, the note's
+    /// opening as summary.
+    public func quickAnalysis(_ note: Note, today: Timestamp) async throws -> Analysis {
+        let category = try await category(of: note)
+        let tasks = NoteAnalyzer.tasks(checklist: NoteAnalyzer.tasks(in: note.body), read: [], note: note)
+        let pressing = Deadlines.read(note.body, created: note.created.milliseconds.floorDays, today: today.milliseconds.floorDays).isPressing
+        return Analysis(category: category, urgency: NoteAnalyzer.urgency(tasks: tasks, pressing: pressing, today: today), tasks: tasks,
+                        summary: NoteAnalyzer.extract(from: note.body), model: modelName, analyzedAt: today,
+                        analyzerVersion: analyzerVersion, contentHash: note.contentHash, stage: .quick)
+    }
+
+    private func category(of note: Note) async throws -> Category {
+        if let tagged = NoteAnalyzer.taggedCategory(note) { return tagged }
+        return try await categories.category(of: NoteText.fullText(title: note.title, body: note.body))
     }
 
     /// What plain rules find in a note, with no model: its deadline, tasks and urgency.

@@ -9,11 +9,20 @@ public enum Category: String, CaseIterable, Codable, Sendable {
 public struct TaskItem: Hashable, Codable, Sendable {
     public var text: String
     public var done: Bool
+    /// The day it is due (`2026-12-04`), from the note's own words; nil when the note gives none.
+    public var due: String?
 
-    public init(text: String, done: Bool = false) {
+    public init(text: String, done: Bool = false, due: String? = nil) {
         self.text = text
         self.done = done
+        self.due = due
     }
+}
+
+/// How far an analysis has gone: `quick` is what rules and the category's likelihood give at
+/// once, with no generation; `full` adds what the model read (tasks and summary).
+public enum AnalysisStage: String, CaseIterable, Codable, Sendable {
+    case quick, full
 }
 
 public struct Analysis: Hashable, Sendable {
@@ -31,9 +40,10 @@ public struct Analysis: Hashable, Sendable {
     public var analyzerVersion: String
     /// The note content this analysis describes (see `Note.contentHash`).
     public var contentHash: String
+    public var stage: AnalysisStage
 
     public init(category: Category, urgency: Int, tasks: [TaskItem], summary: String, model: String,
-                analyzedAt: Timestamp, analyzerVersion: String, contentHash: String) {
+                analyzedAt: Timestamp, analyzerVersion: String, contentHash: String, stage: AnalysisStage = .full) {
         self.category = category
         self.urgency = min(max(urgency, Analysis.urgencyRange.lowerBound), Analysis.urgencyRange.upperBound)
         self.tasks = tasks
@@ -42,6 +52,7 @@ public struct Analysis: Hashable, Sendable {
         self.analyzedAt = analyzedAt
         self.analyzerVersion = analyzerVersion
         self.contentHash = contentHash
+        self.stage = stage
     }
 
     /// Carries the user's done marks over from an earlier analysis to tasks with the same text.
@@ -49,7 +60,7 @@ public struct Analysis: Hashable, Sendable {
         guard let earlier else { return self }
         let done = Set(earlier.tasks.filter(\.done).map { $0.text.lowercased() })
         var copy = self
-        copy.tasks = tasks.map { TaskItem(text: $0.text, done: $0.done || done.contains($0.text.lowercased())) }
+        copy.tasks = tasks.map { TaskItem(text: $0.text, done: $0.done || done.contains($0.text.lowercased()), due: $0.due) }
         return copy
     }
 }

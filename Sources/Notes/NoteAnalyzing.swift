@@ -11,7 +11,15 @@ public protocol NoteAnalyzing: Sendable {
     /// Loads the model and evaluates the fixed part of the prompt, so the first note is fast.
     func prewarm() async throws
 
-    /// Analyses one note. `today` lets the model judge relative deadlines ("tomorrow").
+    /// True when `analyze` reads the note with a model, beyond what `quickAnalysis` gives: then
+    /// a quick analysis is stored first and the full one replaces it.
+    var readsNotes: Bool { get }
+
+    /// The quick stage, without generation: the category, checklist items and deadlines, the
+    /// note's opening as summary (`stage` quick). Fast enough to run as soon as a note is added.
+    func quickAnalysis(_ note: Note, today: Timestamp) async throws -> Analysis
+
+    /// Analyses one note fully. `today` lets the model judge relative deadlines ("tomorrow").
     /// `partial`, when given, receives the text generated so far as it grows, for display.
     func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis
 }

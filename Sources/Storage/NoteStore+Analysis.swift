@@ -17,18 +17,19 @@ extension NoteStore {
     public func analysis(for id: NoteID) throws -> Analysis? {
         let row = try database.statement("""
             SELECT a.note_seq, coalesce(a.user_category, a.category), coalesce(a.user_urgency, a.urgency), a.summary,
-                   a.model, a.analyzed_at, a.analyzer_version, a.content_hash
+                   a.model, a.analyzed_at, a.analyzer_version, a.content_hash, a.stage
             FROM analyses a JOIN notes n ON n.seq = a.note_seq WHERE n.id = ?
             """).firstRow([id.rawValue]) { row in
             (seq: row.int(0), category: Category(rawValue: row.string(1)) ?? .other, urgency: Int(row.int(2)),
              summary: row.string(3), model: row.string(4), analyzedAt: Timestamp(milliseconds: row.int(5)),
-             version: row.string(6), hash: row.string(7))
+             version: row.string(6), hash: row.string(7), stage: AnalysisStage(rawValue: row.string(8)) ?? .full)
         }
         guard let row else { return nil }
-        let tasks = try database.statement("SELECT text, done FROM tasks WHERE note_seq = ? ORDER BY position")
-            .rows([row.seq]) { TaskItem(text: $0.string(0), done: $0.int(1) == 1) }
+        let tasks = try database.statement("SELECT text, done, due FROM tasks WHERE note_seq = ? ORDER BY position")
+            .rows([row.seq]) { TaskItem(text: $0.string(0), done: $0.int(1) == 1, due: $0.optionalString(2)) }
         return Analysis(category: row.category, urgency: row.urgency, tasks: tasks, summary: row.summary,
-                        model: row.model, analyzedAt: row.analyzedAt, analyzerVersion: row.version, contentHash: row.hash)
+                        model: row.model, analyzedAt: row.analyzedAt, analyzerVersion: row.version, contentHash: row.hash,
+                        stage: row.stage)
     }
 
     /// Live notes whose category the user corrected (`notes set --category`), the most recently
@@ -43,13 +44,12 @@ extension NoteStore {
         }
     }
 
-    /// Ids of live notes without an analysis of their current content by `analyzerVersion`,
-    /// oldest change first.
+    /// Ids of live notes without a full analysis of their current content by `analyzerVersion`
+    /// (a quick one does not count), oldest change first.
     public func pendingAnalysis(analyzerVersion: String, limit: Int? = nil) throws -> [NoteID] {
         try database.statement("""
             SELECT n.id FROM notes n LEFT JOIN analyses a ON a.note_seq = n.seq
-            WHERE n.deleted IS NULL
-              AND (a.note_seq IS NULL OR a.content_hash != n.content_hash OR a.analyzer_version != ?)
+            WHERE n.deleted IS NULL AND \(Self.lacksFullAnalysis)
             ORDER BY n.updated LIMIT \(limit ?? -1)
             """).rows([analyzerVersion]) { NoteID($0.string(0))! }
     }
@@ -57,9 +57,23 @@ extension NoteStore {
     public func pendingAnalysisCount(analyzerVersion: String) throws -> Int {
         Int(try database.scalarInt("""
             SELECT count(*) FROM notes n LEFT JOIN analyses a ON a.note_seq = n.seq
-            WHERE n.deleted IS NULL
-              AND (a.note_seq IS NULL OR a.content_hash != n.content_hash OR a.analyzer_version != ?)
+            WHERE n.deleted IS NULL AND \(Self.lacksFullAnalysis)
             """, [analyzerVersion]) ?? 0)
+    }
+
+    private static let lacksFullAnalysis = """
+        (a.note_seq IS NULL OR a.content_hash != n.content_hash OR a.analyzer_version != ? OR a.stage = 'quick')
+        """
+
+    /// Ids of live notes with no analysis at all of their current content (not even a quick one,
+    /// nor one by another analyzer version), most recent change first: a note just added or
+    /// edited gets its quick analysis before the older backlog.
+    public func pendingQuickAnalysis(limit: Int? = nil) throws -> [NoteID] {
+        try database.statement("""
+            SELECT n.id FROM notes n LEFT JOIN analyses a ON a.note_seq = n.seq
+            WHERE n.deleted IS NULL AND (a.note_seq IS NULL OR a.content_hash != n.content_hash)
+            ORDER BY n.updated DESC LIMIT \(limit ?? -1)
+            """).rows { NoteID($0.string(0))! }
     }
 
     /// Stores an analysis if the note still has the content it describes; returns false (and
@@ -71,6 +85,11 @@ extension NoteStore {
             guard let current = try database.statement("SELECT seq, content_hash FROM notes WHERE id = ? AND deleted IS NULL")
                 .firstRow([id.rawValue], { (seq: $0.int(0), hash: $0.string(1)) }),
                 current.hash == analysis.contentHash else { return false }
+            // A quick analysis never replaces a full one of the same text.
+            if analysis.stage == .quick, try database.scalarInt(
+                "SELECT count(*) FROM analyses WHERE note_seq = ? AND content_hash = ? AND stage = 'full'", [current.seq, analysis.contentHash]) == 1 {
+                return false
+            }
             try storeAnalysis(analysis, id: id, seq: current.seq, keepingDoneMarks: true)
             return true
         }
@@ -80,17 +99,17 @@ extension NoteStore {
     func storeAnalysis(_ analysis: Analysis, id: NoteID, seq: Int64, keepingDoneMarks: Bool) throws {
         let merged = keepingDoneMarks ? analysis.keepingDoneMarks(from: try self.analysis(for: id)) : analysis
         try database.execute("""
-            INSERT INTO analyses(note_seq, category, urgency, summary, model, analyzed_at, analyzer_version, content_hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO analyses(note_seq, category, urgency, summary, model, analyzed_at, analyzer_version, content_hash, stage)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(note_seq) DO UPDATE SET category = excluded.category, urgency = excluded.urgency,
                 summary = excluded.summary, model = excluded.model, analyzed_at = excluded.analyzed_at,
-                analyzer_version = excluded.analyzer_version, content_hash = excluded.content_hash
+                analyzer_version = excluded.analyzer_version, content_hash = excluded.content_hash, stage = excluded.stage
             """, [seq, merged.category.rawValue, merged.urgency, merged.summary, merged.model,
-                  merged.analyzedAt.milliseconds, merged.analyzerVersion, merged.contentHash])
+                  merged.analyzedAt.milliseconds, merged.analyzerVersion, merged.contentHash, merged.stage.rawValue])
         try database.execute("DELETE FROM tasks WHERE note_seq = ?", [seq])
         for (position, task) in merged.tasks.enumerated() {
-            try database.execute("INSERT INTO tasks(note_seq, position, text, done) VALUES (?, ?, ?, ?)",
-                                 [seq, position, task.text, task.done])
+            try database.execute("INSERT INTO tasks(note_seq, position, text, done, due) VALUES (?, ?, ?, ?, ?)",
+                                 [seq, position, task.text, task.done, task.due])
         }
         let searchable = ([merged.summary] + merged.tasks.map(\.text)).joined(separator: "\n")
         try database.execute("UPDATE notes SET analysis_text = ? WHERE seq = ?", [searchable, seq])
@@ -120,16 +139,23 @@ extension NoteStore {
         }
     }
 
-    /// Tasks across live notes: most urgent first, then oldest note first.
-    public func tasks(includeDone: Bool = false) throws -> [TaskEntry] {
-        try database.statement("""
-            SELECT n.id, n.title, t.position, t.text, t.done, coalesce(a.user_urgency, a.urgency), n.created
+    /// Tasks across live notes: those with a due day first, soonest first; then by urgency,
+    /// most urgent first, then oldest note first. `dueBy`: only tasks due on or before that day
+    /// (ISO 8601), `dueFrom`: only those due on or after it.
+    public func tasks(includeDone: Bool = false, dueFrom: String? = nil, dueBy: String? = nil) throws -> [TaskEntry] {
+        var conditions = ["n.deleted IS NULL"]
+        var values: [String] = []
+        if !includeDone { conditions.append("t.done = 0") }
+        if let dueFrom { conditions.append("t.due >= ?"); values.append(dueFrom) }
+        if let dueBy { conditions.append("t.due <= ?"); values.append(dueBy) }
+        return try database.statement("""
+            SELECT n.id, n.title, t.position, t.text, t.done, coalesce(a.user_urgency, a.urgency), n.created, t.due
             FROM tasks t JOIN analyses a ON a.note_seq = t.note_seq JOIN notes n ON n.seq = t.note_seq
-            WHERE n.deleted IS NULL \(includeDone ? "" : "AND t.done = 0")
-            ORDER BY coalesce(a.user_urgency, a.urgency) DESC, n.created, t.position
-            """).rows {
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY t.due IS NULL, t.due, coalesce(a.user_urgency, a.urgency) DESC, n.created, t.position
+            """).rows(values) {
             TaskEntry(noteID: NoteID($0.string(0))!, noteTitle: $0.string(1), index: Int($0.int(2)),
-                      task: TaskItem(text: $0.string(3), done: $0.int(4) == 1), urgency: Int($0.int(5)),
+                      task: TaskItem(text: $0.string(3), done: $0.int(4) == 1, due: $0.optionalString(7)), urgency: Int($0.int(5)),
                       noteCreated: Timestamp(milliseconds: $0.int(6)))
         }
     }

@@ -92,8 +92,13 @@ public enum RepositoryFormat {
         text += "analyzed: \(analysis.analyzedAt.iso8601)\n"
         text += "analyzer-version: \(quoted(analysis.analyzerVersion))\n"
         text += "content-hash: \(analysis.contentHash)\n"
+        if analysis.stage != .full { text += "stage: \(analysis.stage.rawValue)\n" }
         text += "tasks:\n"
-        for task in analysis.tasks { text += "  - \(task.done ? "[x]" : "[ ]") \(quoted(task.text))\n" }
+        for task in analysis.tasks {
+            text += "  - \(task.done ? "[x]" : "[ ]") \(quoted(task.text))\n"
+            // On a line of its own: a version that predates due days reads past it.
+            if let due = task.due { text += "    due: \(due)\n" }
+        }
         return Array(text.utf8)
     }
 
@@ -107,6 +112,8 @@ public enum RepositoryFormat {
                 let done = line.hasPrefix("  - [x]")
                 guard let body = unquoted(String(line.dropFirst(8))) else { return nil }
                 tasks.append(TaskItem(text: body, done: done))
+            } else if line.hasPrefix("    due: "), !tasks.isEmpty {
+                tasks[tasks.count - 1].due = String(line.dropFirst(9)).trimmingWhitespace()
             } else if let colon = line.firstIndex(of: ":") {
                 fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingWhitespace()
             }
@@ -118,7 +125,8 @@ public enum RepositoryFormat {
               let version = fields["analyzer-version"].flatMap(unquoted), let hash = fields["content-hash"]
         else { return nil }
         return Analysis(category: category, urgency: urgency, tasks: tasks, summary: summary, model: model,
-                        analyzedAt: analyzed, analyzerVersion: version, contentHash: hash)
+                        analyzedAt: analyzed, analyzerVersion: version, contentHash: hash,
+                        stage: fields["stage"].flatMap(AnalysisStage.init(rawValue:)) ?? .full)
     }
 
     // MARK: Small text helpers

@@ -1,5 +1,6 @@
 // `notes analyze`: analyse notes now, in the foreground.
 import AI
+import Notebook
 import Notes
 import Storage
 
@@ -7,15 +8,19 @@ struct AnalyzeCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "analyze",
         abstract: "Analyse notes now with the local model.",
-        usage: "[<id> ...] [--all | --stale] [--json]",
+        usage: "[<id> ...] [--all | --stale | --quick] [--json]",
         discussion: """
             With ids, analyses those notes again. With --all, every note. Otherwise (or with
-            --stale), the notes without an analysis of their current text. On a terminal the
-            fields appear as they are generated. The daemon does the same in the background.
+            --stale), the notes without a full analysis of their current text. --quick gives every
+            note without any analysis of its text the quick one (category, checklist items,
+            deadlines, its opening as summary; no generation), for a fresh import: the daemon
+            then replaces each with the full one. On a terminal the fields appear as they are
+            generated. The daemon does the same in the background.
             """,
         options: [
             .flag("--all", help: "Analyse every note."),
-            .flag("--stale", help: "Analyse the notes whose analysis is missing or out of date (the default)."),
+            .flag("--stale", help: "Analyse the notes whose full analysis is missing or out of date (the default)."),
+            .flag("--quick", help: "Only the quick stage, without generation, for notes that have no analysis."),
             .json,
         ],
         positionals: [PositionalSpec(name: "id", help: "Notes to analyse (ids or unique prefixes).", optional: true, repeating: true)]
@@ -23,61 +28,82 @@ struct AnalyzeCommand: NotesCommand {
 
     let references: [String]
     let all: Bool
+    let quick: Bool
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         references = arguments.positionals
         all = arguments.has("all")
+        quick = arguments.has("quick")
         json = arguments.has("json")
-        if all, arguments.has("stale") { throw UsageError(message: "choose --all or --stale, not both") }
-        if !references.isEmpty, all || arguments.has("stale") { throw UsageError(message: "give ids or --all/--stale, not both") }
+        if [all, arguments.has("stale"), quick].filter({ $0 }).count > 1 { throw UsageError(message: "choose one of --all, --stale and --quick") }
+        if !references.isEmpty, all || quick || arguments.has("stale") { throw UsageError(message: "give ids or --all/--stale/--quick, not both") }
     }
 
     func run(_ context: Context) throws {
         let store = try context.store()
         let analyzer = try Analyzers.make(context: context, store: store)
-        let ids: [NoteID]
-        if !references.isEmpty {
-            ids = try references.map { try store.resolve($0) }
-        } else if all {
-            ids = try store.notes().map(\.id).reversed()
-        } else {
-            ids = try store.pendingAnalysis(analyzerVersion: analyzer.analyzerVersion)
-        }
+        let ids: [NoteID]? = !references.isEmpty ? try references.map { try store.resolve($0) } : all ? try store.notes().map(\.id).reversed() : nil
+        let total = try ids?.count ?? (quick ? store.pendingQuickAnalysis().count : store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion))
         let terminal = context.terminal
-        if ids.isEmpty {
+        if total == 0 {
             if json { terminal.emit(.array([])) } else { terminal.printError("Every note is analysed.") }
             return
         }
         if let reason = analyzer.unavailableReason() {
-            throw CommandFailure("the model is unavailable: \(reason). \(ids.count) note\(ids.count == 1 ? "" : "s") stay pending; see 'notes model'.")
+            throw CommandFailure("the model is unavailable: \(reason). \(total) note\(total == 1 ? "" : "s") stay pending; see 'notes model'.")
         }
         try waitFor { try await analyzer.prewarm() }
-        let live = !json && terminal.err.isTerminal
+        let live = !json && terminal.err.isTerminal && !quick
         // On a terminal the response streams into one line (with the count); else a progress bar.
-        let progress = ProgressBar(terminal: terminal, total: live ? 0 : ids.count, label: "Analysing")
+        let progress = ProgressBar(terminal: terminal, total: live ? 0 : total, label: quick ? "Quick analysis" : "Analysing")
         var results: [JSON] = []
-        for (index, id) in ids.enumerated() {
-            guard let note = try store.note(id) else { continue }
-            let counter = "[\(index + 1)/\(ids.count)] "
-            let show: (@Sendable (String) -> Void)? = live ? { @Sendable (text: String) in LiveLine.shared.show(counter + text) } : nil
-            let analysis = try waitFor { try await analyzer.analyze(note, today: Clock.now(), partial: show) }
-            if show != nil { LiveLine.shared.finish() }
-            let stored = try store.saveAnalysis(analysis, for: id)
-            let current = try store.analysis(for: id) ?? analysis
-            if json {
-                results.append(.object([("id", .string(id.rawValue)), ("stored", .bool(stored)), ("analysis", current.json)]))
-            } else if ids.count <= 20 {
-                let short = String(id.rawValue.prefix(13))
-                terminal.print(terminal.yellow(short) + "  " + note.title)
-                terminal.print("    \(current.category.rawValue), urgency \(current.urgency): \(current.summary)")
-                for task in current.tasks { terminal.print("    [\(task.done ? "x" : " ")] \(task.text)") }
-                if !stored { terminal.printError("    (the note changed meanwhile; this result was not stored)") }
+        var done = 0
+        var failure: (any Error)?
+        let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: Clock.now) { event in
+            switch event {
+            case .started: return
+            case let .stored(id, analysis, _): results.append(AnalyzeCommand.result(id, stored: true, analysis, store: store, terminal: terminal, verbose: !json && total <= 20))
+            case let .changedMeanwhile(id): results.append(AnalyzeCommand.result(id, stored: false, nil, store: store, terminal: terminal, verbose: !json && total <= 20))
+            case let .failed(_, error): failure = error
             }
-            progress.update(index + 1)
+            done += 1
+            progress.update(done)
+        }
+        func show(_ index: Int) -> (@Sendable (String) -> Void)? {
+            let counter = "[\(index)/\(total)] "
+            return live ? { @Sendable (text: String) in LiveLine.shared.show(counter + text) } : nil
+        }
+        if let ids {
+            for id in ids {
+                let partial = show(done + 1)
+                try waitFor { try await queue.analyze(id, partial: partial) }
+                if live { LiveLine.shared.finish() }
+                if let failure { throw failure }
+            }
+        } else {
+            let stages: AnalysisQueue.Stages = quick ? .quickOnly : .fullOnly
+            while try { let partial = show(done + 1); return try waitFor { try await queue.step(stages, partial: partial) } }() {
+                if live { LiveLine.shared.finish() }
+                if let failure { throw failure }
+            }
         }
         progress.finish()
-        if json { terminal.emit(.array(results)) } else if ids.count > 20 { terminal.printError("Analysed \(ids.count) notes.") }
+        if json { terminal.emit(.array(results)) } else if total > 20 { terminal.printError("Analysed \(done) notes.") }
+    }
+
+    /// A note's line in the output: what is stored now, and whether this result was.
+    static func result(_ id: NoteID, stored: Bool, _ analysis: Analysis?, store: NoteStore, terminal: Terminal, verbose: Bool) -> JSON {
+        let current = (try? store.analysis(for: id)) ?? analysis
+        if verbose, let note = try? store.note(id) {
+            terminal.print(terminal.yellow(String(id.rawValue.prefix(13))) + "  " + note.title)
+            if let current {
+                terminal.print("    \(current.category.rawValue), urgency \(current.urgency): \(current.summary)")
+                for task in current.tasks { terminal.print("    [\(task.done ? "x" : " ")] \(task.text)" + (task.due.map { "  (due \($0))" } ?? "")) }
+            }
+            if !stored { terminal.printError("    (the note changed meanwhile; this result was not stored)") }
+        }
+        return .object([("id", .string(id.rawValue)), ("stored", .bool(stored)), ("analysis", current?.json ?? .null)])
     }
 }
 

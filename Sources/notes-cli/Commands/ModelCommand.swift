@@ -6,7 +6,11 @@ struct ModelCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "model",
         abstract: "Show the local model: availability, file, size, parameters, context, chat template.",
-        discussion: "NOTES_MODEL selects another GGUF file; NOTES_LLAMA_LIBRARY another libllama.",
+        discussion: """
+            Two models: one scores the category (NOTES_MODEL selects another GGUF file), one reads
+            tasks and summaries (NOTES_READER_MODEL, or 'none' for the rules alone).
+            NOTES_LLAMA_LIBRARY selects another libllama.
+            """,
         options: [.json]
     )
 
@@ -20,7 +24,14 @@ struct ModelCommand: NotesCommand {
     func run(_ context: Context) throws {
         let analyzer = try Analyzers.make(context: context)
         let info = analyzer.model.info()
-        context.terminal.print(json ? info.jsonString : info.description + "\nAnalyzer:     \(analyzer.analyzerVersion)"
+        let reading = Analyzers.reader(context: context)
+        if json {
+            context.terminal.print(info.jsonString)
+            return
+        }
+        let reader = reading.reader.map { "\n\nReader (tasks and summaries):\n" + $0.model.info().description }
+            ?? "\n\nReader:       unavailable: \(reading.missing ?? "")\n              tasks and summaries come from the rules"
+        context.terminal.print(info.description + reader + "\nAnalyzer:     \(analyzer.analyzerVersion)"
                               + "\nSummaries:    " + (analyzer.summaries == .model ? "written by the model for notes over 30 words (NOTES_SUMMARIES=model)"
                                                                                : "the note's opening sentences (NOTES_SUMMARIES=model lets the model write them)"))
     }

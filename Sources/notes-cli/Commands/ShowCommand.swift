@@ -33,10 +33,11 @@ struct ShowCommand: NotesCommand {
         if !note.tags.isEmpty { terminal.print(terminal.cyan(note.tags.map { "#" + $0 }.joined(separator: " "))) }
         if let analysis {
             let stale = analysis.contentHash != note.contentHash ? terminal.yellow(" (from an earlier version of the note)") : ""
-            terminal.print(terminal.dim("\(analysis.category.rawValue), urgency \(analysis.urgency)") + stale)
+            let stage = analysis.stage == .quick ? terminal.dim(" (quick analysis; the model's reading follows)") : ""
+            terminal.print(terminal.dim("\(analysis.category.rawValue), urgency \(analysis.urgency)") + stale + stage)
             if !analysis.summary.isEmpty { terminal.print(terminal.dim("Summary: ") + analysis.summary) }
             for (index, task) in analysis.tasks.enumerated() {
-                terminal.print("  \(index + 1). [\(task.done ? "x" : " ")] \(task.text)")
+                terminal.print("  \(index + 1). [\(task.done ? "x" : " ")] \(task.text)" + (task.due.map { terminal.dim("  due " + $0) } ?? ""))
             }
         }
         terminal.print()

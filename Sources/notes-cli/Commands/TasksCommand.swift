@@ -5,41 +5,67 @@ import Storage
 struct TasksCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "tasks",
-        abstract: "List open tasks across notes, most urgent first, then oldest.",
-        discussion: "Each task has a reference ID:N (its note and its number) for 'notes done' and 'notes undone'.",
-        options: [.flag("--all", help: "Include tasks marked done."), .json]
+        abstract: "List open tasks across notes: soonest due first, then most urgent, then oldest.",
+        discussion: """
+            Each task has a reference ID:N (its note and its number) for 'notes done' and 'notes
+            undone'. A task's due day comes from the note's own words ("by Friday", "on the 12th"),
+            counted from the day the note was written.
+            """,
+        options: [
+            .flag("--all", help: "Include tasks marked done."),
+            .value("--due", placeholder: "today|week|overdue", help: "Only tasks due today (or before), within 7 days, or before today."),
+            .json,
+        ]
     )
 
+    enum Due: String { case today, week, overdue }
+
     let includeDone: Bool
+    let due: Due?
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         _ = try arguments.requirePositionals([])
         includeDone = arguments.has("all")
         json = arguments.has("json")
+        if let value = arguments.value("due") {
+            guard let due = Due(rawValue: value) else { throw UsageError(message: "--due takes today, week or overdue, not '\(value)'") }
+            self.due = due
+        } else {
+            due = nil
+        }
     }
 
     func run(_ context: Context) throws {
         let store = try context.store()
-        let entries = try store.tasks(includeDone: includeDone)
+        let today = Clock.now().day
+        let (from, by): (String?, String?) = switch due {
+        case nil: (nil, nil)
+        case .today: (nil, today)
+        case .week: (nil, Timestamp(milliseconds: Clock.now().milliseconds + 7 * 86_400_000).day)
+        case .overdue: (nil, Timestamp(milliseconds: Clock.now().milliseconds - 86_400_000).day)
+        }
+        let entries = try store.tasks(includeDone: includeDone, dueFrom: from, dueBy: by)
         let terminal = context.terminal
         if json {
             terminal.emit(.array(entries.map { entry in
                 .object([
                     ("note", .string(entry.noteID.rawValue)), ("number", .int(entry.index + 1)), ("text", .string(entry.task.text)),
-                    ("done", .bool(entry.task.done)), ("urgency", .int(entry.urgency)), ("note_title", .string(entry.noteTitle)),
+                    ("done", .bool(entry.task.done)), ("due", entry.task.due.map(JSON.string) ?? .null), ("urgency", .int(entry.urgency)),
+                    ("note_title", .string(entry.noteTitle)),
                 ])
             }))
             return
         }
         if entries.isEmpty {
-            terminal.printError(includeDone ? "No tasks yet." : "No open tasks.")
+            terminal.printError(due != nil ? "No open tasks due \(due == .overdue ? "before today" : due == .today ? "today" : "this week")." : includeDone ? "No tasks yet." : "No open tasks.")
             return
         }
         let short = try context.shortIDs(for: Array(Set(entries.map(\.noteID))))
         for entry in entries {
             let reference = (short[entry.noteID] ?? entry.noteID.rawValue) + ":\(entry.index + 1)"
-            terminal.print("[\(entry.task.done ? "x" : " ")] \(entry.urgency)  \(entry.task.text)  " + terminal.dim(reference + "  " + entry.noteTitle))
+            let when = entry.task.due.map { $0 < today ? terminal.red("overdue " + $0) : $0 == today ? terminal.yellow("today") : $0 } ?? "          "
+            terminal.print("[\(entry.task.done ? "x" : " ")] \(entry.urgency)  \(when)  \(entry.task.text)  " + terminal.dim(reference + "  " + entry.noteTitle))
         }
     }
 }

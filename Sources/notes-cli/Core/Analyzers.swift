@@ -16,7 +16,16 @@ enum Analyzers {
             let choices = NoteAnalyzer.Summaries.allCases.map(\.rawValue).joined(separator: " or ")
             throw CommandFailure("NOTES_SUMMARIES is \"\(context.environment["NOTES_SUMMARIES"] ?? "")\"; use \(choices)")
         }
-        return NoteAnalyzer(model: NoteAnalyzer.model(environment: context.environment), corrections: corrections, summaries: summaries)
+        return NoteAnalyzer(model: NoteAnalyzer.model(environment: context.environment), reader: reader(context: context).reader,
+                            corrections: corrections, summaries: summaries)
+    }
+
+    /// The model that reads tasks and summaries, when it can run; else why not (the analysis then
+    /// takes them from the rules, and says so in `notes model` and `notes status`).
+    static func reader(context: Context) -> (reader: NoteReader?, missing: String?) {
+        guard let model = NoteReader.model(environment: context.environment) else { return (nil, "off (NOTES_READER_MODEL=none)") }
+        if case let .unavailable(reason) = model.availability { return (nil, reason) }
+        return (NoteReader(model: model), nil)
     }
 
     /// The corrections an analyzer made now would read as examples.

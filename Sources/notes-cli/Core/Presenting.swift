@@ -22,11 +22,19 @@ extension Analysis {
         .object([
             ("category", .string(category.rawValue)),
             ("urgency", .int(urgency)),
-            ("tasks", .array(tasks.map { .object([("text", .string($0.text)), ("done", .bool($0.done))]) })),
+            ("tasks", .array(tasks.map(\.json))),
             ("summary", .string(summary)),
             ("model", .string(model)),
             ("analyzed_at", .string(analyzedAt.iso8601)),
+            ("stage", .string(stage.rawValue)),
         ])
+    }
+}
+
+extension TaskItem {
+    /// `{"text", "done", "due": "2026-12-04" or null}`.
+    var json: JSON {
+        .object([("text", .string(text)), ("done", .bool(done)), ("due", due.map(JSON.string) ?? .null)])
     }
 }
 

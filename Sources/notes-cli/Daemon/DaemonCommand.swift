@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Notebook
 import Notes
 import Storage
 
@@ -58,7 +59,7 @@ struct DaemonCommand: NotesCommand {
         var corrections = Analyzers.corrections(store: store)
         var analyzer = try Analyzers.make(context: context, corrections: corrections)
         log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
-        var worker = AnalysisWorker(store: store, analyzer: analyzer, log: log, environment: context.environment)
+        var worker = AnalysisWorker(store: store, analyzer: analyzer, log: log)
         var syncer = AutoSync(context: context, log: log, interval: syncInterval)
         var waitingReason: String?
         var nextAvailabilityCheck: Int64 = 0
@@ -95,7 +96,7 @@ struct DaemonCommand: NotesCommand {
                 if !latest.elementsEqual(corrections, by: ==) {
                     corrections = latest
                     analyzer = analyzer.with(corrections: corrections)
-                    worker = AnalysisWorker(store: store, analyzer: analyzer, log: log, environment: context.environment)
+                    worker = AnalysisWorker(store: store, analyzer: analyzer, log: log)
                     log.info("category corrections changed: the examples are read again")
                 }
             case .timeout:
@@ -123,57 +124,37 @@ struct DaemonCommand: NotesCommand {
     }
 }
 
-/// Analyses pending notes one at a time and stores a result only if the note still has the
-/// content that was analysed; an edit meanwhile leaves the note pending, so it is picked up again.
+/// The daemon's side of the analysis queue: prewarming, and a log line for each note.
 struct AnalysisWorker {
-    let store: NoteStore
-    let analyzer: any NoteAnalyzing
+    let queue: AnalysisQueue
     let log: DaemonLog
     private(set) var ready = false
-    /// Notes whose current content failed to analyse in this process: not retried until edited.
-    private var failed: Set<String> = []
-    /// For the end-to-end tests only: a pause between analysing and storing, so that a test can
-    /// edit the note meanwhile and see the stale result refused (NOTES_TEST_STORE_DELAY_MS).
-    private let storeDelay: UInt32
 
-    init(store: NoteStore, analyzer: any NoteAnalyzing, log: DaemonLog, environment: [String: String]) {
-        self.store = store
-        self.analyzer = analyzer
+    init(store: NoteStore, analyzer: any NoteAnalyzing, log: DaemonLog) {
         self.log = log
-        storeDelay = environment["NOTES_TEST_STORE_DELAY_MS"].flatMap { UInt32($0) } ?? 0
+        queue = AnalysisQueue(store: store, analyzer: analyzer, clock: Clock.now) { event in
+            switch event {
+            case let .started(id, stage): log.info("analysing \(id.rawValue.prefix(13))\(stage == .quick ? " (quick)" : "")")
+            case let .stored(id, analysis, milliseconds):
+                log.info("analysed \(id.rawValue.prefix(13))\(analysis.stage == .quick ? " (quick)" : "") in \(milliseconds) ms: "
+                    + "\(analysis.category.rawValue), urgency \(analysis.urgency), \(analysis.tasks.count) tasks")
+            case let .changedMeanwhile(id): log.info("note \(id.rawValue.prefix(13)) changed while it was analysed; analysing it again")
+            case let .failed(id, error): log.error("cannot analyse \(id.rawValue.prefix(13)): \(error)")
+            }
+        }
     }
 
     mutating func prewarm() throws {
         let started = Clock.now().milliseconds
-        let analyzer = self.analyzer
+        let analyzer = queue.analyzer
         try waitFor { try await analyzer.prewarm() }
         ready = true
         log.info("model ready in \(Clock.now().milliseconds - started) ms")
     }
 
-    /// Analyses the oldest pending note; false when nothing (analysable) is pending.
-    mutating func analyzeNext() throws -> Bool {
-        let candidates = try store.pendingAnalysis(analyzerVersion: analyzer.analyzerVersion, limit: failed.count + 1)
-        guard let id = try candidates.first(where: { try store.note($0).map { !failed.contains(key($0)) } ?? false }),
-              let note = try store.note(id) else { return false }
-        let started = Clock.now().milliseconds
-        let analyzer = self.analyzer
-        log.info("analysing \(id.rawValue.prefix(13))")
-        do {
-            let analysis = try waitFor { try await analyzer.analyze(note, today: Clock.now(), partial: nil) }
-            let elapsed = Clock.now().milliseconds - started
-            if storeDelay > 0 { usleep(storeDelay * 1000) }
-            if try store.saveAnalysis(analysis, for: id) {
-                log.info("analysed \(id.rawValue.prefix(13)) in \(elapsed) ms: \(analysis.category.rawValue), urgency \(analysis.urgency), \(analysis.tasks.count) tasks")
-            } else {
-                log.info("note \(id.rawValue.prefix(13)) changed while it was analysed; analysing it again")
-            }
-        } catch {
-            failed.insert(key(note))
-            log.error("cannot analyse \(id.rawValue.prefix(13)): \(error)")
-        }
-        return true
+    /// Analyses one note (a quick analysis before any full one); false when nothing is pending.
+    func analyzeNext() throws -> Bool {
+        let queue = self.queue
+        return try waitFor { try await queue.step(.both) }
     }
-
-    private func key(_ note: Note) -> String { note.id.rawValue + note.contentHash }
 }

@@ -3,6 +3,9 @@
 // --rules-only skips the model: tasks and urgency only (their rules are plain code), in seconds,
 // for working on those rules; category and summary are left empty and score as misses.
 // --category-scores adds each note's calibrated category scores ("scores") to its line.
+// NOTES_READER_MODEL names the model that reads tasks and summaries (else the default reader,
+// `NoteReader.model(environment:)`; `none` for the rules alone); --rule-tasks all adds every task
+// the rules find to the reader's.
 import AI
 import Foundation
 import Notes
@@ -24,7 +27,10 @@ let lines = try String(contentsOfFile: arguments[1], encoding: .utf8).split(sepa
 let notes = try lines.map { try JSONDecoder().decode(DevNote.self, from: Data($0.utf8)) }
 
 let rulesOnly = arguments.contains("--rules-only")
-let analyzer = NoteAnalyzer(model: NoteAnalyzer.model(environment: ProcessInfo.processInfo.environment))
+let environment = ProcessInfo.processInfo.environment
+let ruleTasks = arguments.firstIndex(of: "--rule-tasks").flatMap { NoteAnalyzer.RuleTasks(rawValue: arguments[$0 + 1]) } ?? .checklists
+let analyzer = NoteAnalyzer(model: NoteAnalyzer.model(environment: environment), reader: NoteReader.model(environment: environment).map(NoteReader.init),
+                            ruleTasks: ruleTasks)
 if !rulesOnly, let reason = analyzer.unavailableReason() {
     FileHandle.standardError.write(Data("model unavailable: \(reason)\n".utf8))
     exit(1)
@@ -36,7 +42,8 @@ let prewarmStart = milliseconds()
 if !rulesOnly { try await analyzer.prewarm() }
 FileHandle.standardError.write(Data("prewarm: \(Int(milliseconds() - prewarmStart)) ms\n".utf8))
 
-var output = ""
+FileManager.default.createFile(atPath: arguments[2], contents: nil)
+let output = FileHandle(forWritingAtPath: arguments[2])!
 for (index, dev) in notes.enumerated() {
     let created = Timestamp(iso8601: dev.created)!
     var generator = SeededGenerator(text: dev.id)
@@ -49,7 +56,8 @@ for (index, dev) in notes.enumerated() {
         let analysis = rulesOnly ? NoteAnalyzer.rules(note, today: today) : try await analyzer.analyze(note, today: today, partial: nil)
         record["category"] = analysis.category.rawValue
         record["urgency"] = analysis.urgency
-        record["tasks"] = analysis.tasks.map(\.text)
+        record["tasks"] = analysis.tasks.map { ["text": $0.text, "due": $0.due ?? NSNull()] as [String: Any] }
+        record["stage"] = analysis.stage.rawValue
         record["summary"] = analysis.summary
         record["valid"] = true
         if arguments.contains("--category-scores") {
@@ -60,8 +68,9 @@ for (index, dev) in notes.enumerated() {
         record["error"] = "\(error)"
     }
     record["ms"] = milliseconds() - start
-    output += String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self) + "\n"
+    // One line at a time: an interrupted run keeps what it did.
+    output.write(try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) + Data("\n".utf8))
     FileHandle.standardError.write(Data("\r\(index + 1)/\(notes.count)".utf8))
 }
 FileHandle.standardError.write(Data("\n".utf8))
-try output.write(toFile: arguments[2], atomically: true, encoding: .utf8)
+try output.close()

@@ -1,0 +1,98 @@
+// The analysis pipeline: take the next note that needs analysing, analyse it, and store the
+// result only if the note still has the text that was analysed. Used by `notes analyze` and the
+// daemon alike; tested with a fake analyzer.
+import Notes
+import Storage
+
+/// What happened to one note, for the caller's log or display.
+public enum AnalysisEvent {
+    case started(NoteID, AnalysisStage)
+    case stored(NoteID, Analysis, milliseconds: Int64)
+    /// The note was edited or deleted while it was analysed: the result was dropped, and the
+    /// note is pending again.
+    case changedMeanwhile(NoteID)
+    /// Not retried in this process until the note is edited.
+    case failed(NoteID, any Error)
+}
+
+/// Two stages. A note with no analysis of its current text gets a quick one first (no
+/// generation, so a new note has its category and deadlines within moments), newest change
+/// first; then, when the analyzer reads notes with a model, every note lacking a full analysis
+/// gets one, oldest change first. One note at a time: call `step()` until it returns false.
+///
+/// Not thread-safe: one owner calls it, one step at a time (the CLI, from its main thread).
+public final class AnalysisQueue: @unchecked Sendable {
+    let store: NoteStore
+    public let analyzer: any NoteAnalyzing
+    let clock: () -> Timestamp
+    let report: (AnalysisEvent) -> Void
+    /// Notes (id and content hash) whose analysis failed here: skipped until edited.
+    private var failed: Set<String> = []
+
+    public init(store: NoteStore, analyzer: any NoteAnalyzing, clock: @escaping () -> Timestamp,
+                report: @escaping (AnalysisEvent) -> Void = { _ in }) {
+        self.store = store
+        self.analyzer = analyzer
+        self.clock = clock
+        self.report = report
+    }
+
+    /// Notes still lacking a full analysis.
+    public func pendingCount() throws -> Int { try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion) }
+
+    /// Which stages `step` runs: the daemon both; `notes analyze` the full one (a quick result
+    /// it would replace at once is not worth storing); `notes analyze --quick` the quick one.
+    public enum Stages: Sendable { case both, quickOnly, fullOnly }
+
+    /// Analyses one note, the quick stage before the full one; false when nothing is pending.
+    @discardableResult
+    public func step(_ stages: Stages = .both, partial: (@Sendable (String) -> Void)? = nil) async throws -> Bool {
+        if stages == .quickOnly || (stages == .both && analyzer.readsNotes),
+           let note = try next(in: try store.pendingQuickAnalysis(limit: failed.count + 1)) {
+            await run(note, stage: .quick)
+            return true
+        }
+        guard stages != .quickOnly,
+              let note = try next(in: try store.pendingAnalysis(analyzerVersion: analyzer.analyzerVersion, limit: failed.count + 1))
+        else { return false }
+        await run(note, stage: .full, partial: partial)
+        return true
+    }
+
+    /// Analyses this note fully now, whatever analysis it has (`notes analyze ID`, `--all`).
+    public func analyze(_ id: NoteID, partial: (@Sendable (String) -> Void)? = nil) async throws {
+        guard let note = try store.note(id) else { return }
+        await run(note, stage: .full, partial: partial)
+    }
+
+    private func next(in candidates: [NoteID]) throws -> Note? {
+        for id in candidates {
+            if let note = try store.note(id), !failed.contains(key(note)) { return note }
+        }
+        return nil
+    }
+
+    private func run(_ note: Note, stage: AnalysisStage, partial: (@Sendable (String) -> Void)? = nil) async {
+        let analyzer = self.analyzer
+        let today = clock()
+        let started = clock().milliseconds
+        report(.started(note.id, stage))
+        do {
+            var analysis = stage == .quick ? try await analyzer.quickAnalysis(note, today: today)
+                : try await analyzer.analyze(note, today: today, partial: partial)
+            // What the full stage gives is final for this analyzer, whatever it calls itself: a
+            // result marked quick would stay pending for ever.
+            analysis.stage = stage
+            if try store.saveAnalysis(analysis, for: note.id) {
+                report(.stored(note.id, analysis, milliseconds: clock().milliseconds - started))
+            } else if try stage == .full || store.note(note.id)?.contentHash != note.contentHash {
+                report(.changedMeanwhile(note.id))
+            }
+        } catch {
+            failed.insert(key(note))
+            report(.failed(note.id, error))
+        }
+    }
+
+    private func key(_ note: Note) -> String { note.id.rawValue + note.contentHash }
+}

@@ -1,0 +1,146 @@
+// The analysis pipeline with a fake analyzer: quick before full, newest first for the quick
+// stage, stale results refused, failures not retried until an edit, corrections kept.
+import Foundation
+import Notes
+import Storage
+import Testing
+@testable import Notebook
+
+/// Analyses without a model: the category from the first word, one task, and a hook that runs
+/// during the analysis (a user editing meanwhile).
+final class FakeAnalyzer: NoteAnalyzing, @unchecked Sendable {
+    let analyzerVersion = "fake-1"
+    let readsNotes: Bool
+    var duringAnalysis: ((Note) throws -> Void)?
+    var failing: Set<String> = []
+    private(set) var calls: [(title: String, stage: AnalysisStage)] = []
+
+    init(readsNotes: Bool = true) { self.readsNotes = readsNotes }
+
+    func unavailableReason() -> String? { nil }
+    func prewarm() async throws {}
+
+    func quickAnalysis(_ note: Note, today: Timestamp) async throws -> Analysis { try result(note, today, .quick) }
+
+    func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis {
+        try result(note, today, readsNotes ? .full : .quick)
+    }
+
+    struct Failure: Error {}
+
+    private func result(_ note: Note, _ today: Timestamp, _ stage: AnalysisStage) throws -> Analysis {
+        calls.append((note.title, stage))
+        if failing.contains(note.title) { throw Failure() }
+        try duringAnalysis?(note)
+        return Analysis(category: note.body.hasPrefix("Pay") ? .finance : .personal, urgency: 2,
+                        tasks: [TaskItem(text: "Do " + note.title + (stage == .quick ? " (quick)" : ""), due: "2026-12-04")],
+                        summary: note.title, model: "fake", analyzedAt: today, analyzerVersion: analyzerVersion,
+                        contentHash: note.contentHash, stage: stage)
+    }
+}
+
+struct AnalysisQueueTests {
+    let store: NoteStore
+    let clock = { Timestamp(iso8601: "2026-11-30T09:00:00Z")! }
+
+    init() throws { store = try NoteStore(database: Database(path: ":memory:")) }
+
+    func add(_ text: String, at minute: Int64) throws -> Note {
+        let note = try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: Timestamp(milliseconds: 1_800_000_000_000 + minute * 60_000))
+        try store.insert(note)
+        return note
+    }
+
+    @Test func quickAnalysesComeFirstNewestFirstThenFullOnesOldestFirst() async throws {
+        let older = try add("Pay the rent", at: 1)
+        let newer = try add("Walk the dog", at: 2)
+        let analyzer = FakeAnalyzer()
+        let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: clock)
+        #expect(try queue.pendingCount() == 2)
+        try await queue.step()
+        #expect(try store.analysis(for: newer.id)?.stage == .quick)
+        #expect(try store.analysis(for: older.id) == nil)
+        while try await queue.step() {}
+        #expect(analyzer.calls.map(\.title) == ["Walk the dog", "Pay the rent", "Pay the rent", "Walk the dog"])
+        #expect(analyzer.calls.map(\.stage) == [.quick, .quick, .full, .full])
+        let full = try #require(try store.analysis(for: older.id))
+        #expect(full.stage == .full && full.category == .finance)
+        #expect(full.tasks == [TaskItem(text: "Do Pay the rent", due: "2026-12-04")])
+        #expect(try queue.pendingCount() == 0)
+    }
+
+    @Test func withoutAModelThatReadsThereIsOneStage() async throws {
+        _ = try add("Pay the rent", at: 1)
+        let analyzer = FakeAnalyzer(readsNotes: false)
+        let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: clock)
+        while try await queue.step() {}
+        #expect(analyzer.calls.count == 1)
+    }
+
+    @Test func quickOnlyAndFullOnly() async throws {
+        let note = try add("Walk the dog", at: 1)
+        let analyzer = FakeAnalyzer()
+        let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: clock)
+        while try await queue.step(.quickOnly) {}
+        #expect(try store.analysis(for: note.id)?.stage == .quick)
+        #expect(try queue.pendingCount() == 1)
+        while try await queue.step(.fullOnly) {}
+        #expect(try store.analysis(for: note.id)?.stage == .full)
+        // A quick result never replaces the full one of the same text.
+        #expect(try await queue.step(.quickOnly) == false)
+        try await queue.analyze(note.id)
+        #expect(analyzer.calls.map(\.stage) == [.quick, .full, .full])
+    }
+
+    @Test func aResultForTextEditedMeanwhileIsRefusedAndTheNoteStaysPending() async throws {
+        var note = try add("Walk the dog", at: 1)
+        let analyzer = FakeAnalyzer()
+        var events: [String] = []
+        let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: clock) { event in
+            if case .changedMeanwhile = event { events.append("changed") }
+        }
+        let store = self.store
+        analyzer.duringAnalysis = { current in
+            guard current.body == "Walk the dog" else { return }
+            note.body = "Walk the dog twice"
+            note.updated = Timestamp(milliseconds: note.updated.milliseconds + 1000)
+            try store.update(note)
+        }
+        try await queue.step(.fullOnly)
+        #expect(events == ["changed"])
+        #expect(try store.analysis(for: note.id) == nil)
+        while try await queue.step(.fullOnly) {}
+        #expect(try store.analysis(for: note.id)?.contentHash == note.contentHash)
+    }
+
+    @Test func aFailedNoteIsSkippedUntilEdited() async throws {
+        var broken = try add("Broken note", at: 1)
+        let fine = try add("Fine note", at: 2)
+        let analyzer = FakeAnalyzer()
+        analyzer.failing = ["Broken note"]
+        var failures = 0
+        let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: clock) { event in
+            if case .failed = event { failures += 1 }
+        }
+        while try await queue.step(.fullOnly) {}
+        #expect(failures == 1)
+        #expect(try store.analysis(for: fine.id) != nil)
+        analyzer.failing = []
+        broken.body = "Broken note, mended"
+        broken.updated = Timestamp(milliseconds: broken.updated.milliseconds + 1000)
+        try store.update(broken)
+        while try await queue.step(.fullOnly) {}
+        #expect(try store.analysis(for: broken.id) != nil)
+    }
+
+    @Test func doneMarksAndCorrectionsOutliveTheFullAnalysis() async throws {
+        let note = try add("Pay the rent", at: 1)
+        let analyzer = FakeAnalyzer()
+        let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: clock)
+        try await queue.step(.quickOnly)
+        try store.correct(note.id, category: .work, urgency: 5)
+        try await queue.step(.fullOnly)
+        let analysis = try #require(try store.analysis(for: note.id))
+        #expect(analysis.category == .work && analysis.urgency == 5 && analysis.stage == .full)
+    }
+}
