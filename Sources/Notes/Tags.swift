@@ -12,39 +12,34 @@ public enum Tags {
         return seen.sorted()
     }
 
-    /// Hashtags in running text: `#` at the start or after a space or opening bracket, followed by
-    /// letters, digits, `_`, `-` or `/`. A Markdown heading (`# Title`) and `C#` are not tags,
-    /// and neither is `#123` (an issue number) nor anything inside inline or fenced code.
+    /// Hashtags in the note's prose (see `MarkdownText`): `#` at the start or after a space or
+    /// opening bracket, followed by letters, digits, `_`, `-` or `/`. A Markdown heading
+    /// (`# Title`) and `C#` are not tags, and neither is `#123` (an issue number) nor anything in
+    /// code, HTML, a URL or a link (`[[Note#Heading]]`, `[text](#anchor)`).
     public static func inText(_ text: String) -> [String] {
         var found: [String] = []
-        var inFence = false
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            if line.trimmingWhitespace().hasPrefix("```") {
-                inFence.toggle()
+        for case let .prose(run) in MarkdownText.pieces(text) { hashtags(in: run, into: &found) }
+        return normalized(found)
+    }
+
+    private static func hashtags(in run: Substring, into found: inout [String]) {
+        var previous: Character = " "
+        var index = run.startIndex
+        while index < run.endIndex {
+            let character = run[index]
+            if character == "#", previous == " " || previous == "\t" || previous == "(" || previous == "[" {
+                var end = run.index(after: index)
+                while end < run.endIndex, isTagCharacter(run[end]) { end = run.index(after: end) }
+                var tag = run[run.index(after: index)..<end]
+                while let last = tag.last, last == "-" || last == "/" { tag = tag.dropLast() }
+                if tag.contains(where: { $0.isLetter }) { found.append(String(tag)) }
+                previous = end > index ? run[run.index(before: end)] : character
+                index = end
                 continue
             }
-            if inFence { continue }
-            var previous: Character = " "
-            var inCode = false
-            var index = line.startIndex
-            while index < line.endIndex {
-                let character = line[index]
-                if character == "`" { inCode.toggle() }
-                if !inCode, character == "#", previous == " " || previous == "\t" || previous == "(" || previous == "[" {
-                    var end = line.index(after: index)
-                    while end < line.endIndex, isTagCharacter(line[end]) { end = line.index(after: end) }
-                    var tag = line[line.index(after: index)..<end]
-                    while let last = tag.last, last == "-" || last == "/" { tag = tag.dropLast() }
-                    if tag.contains(where: { $0.isLetter }) { found.append(String(tag)) }
-                    previous = end > index ? line[line.index(before: end)] : character
-                    index = end
-                    continue
-                }
-                previous = character
-                index = line.index(after: index)
-            }
+            previous = character
+            index = run.index(after: index)
         }
-        return normalized(found)
     }
 
     static func isTagCharacter(_ character: Character) -> Bool {

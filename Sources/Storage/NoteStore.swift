@@ -60,6 +60,7 @@ public final class NoteStore {
     public init(database: Database, migrator: Migrator = .embedded) throws {
         self.database = database
         try migrator.migrate(database)
+        try rebuildLinksIfNeeded()
     }
 
     /// Opens the notebook in `home`, creating the directory (0700) and database (0600) if needed.
@@ -204,12 +205,13 @@ public final class NoteStore {
         try database.transaction { try insertRow(note) }
     }
 
-    func insertRow(_ note: Note) throws {
+    func insertRow(_ note: Note, origin: NoteOrigin? = nil) throws {
         try database.execute(
             "INSERT INTO notes(id, title, body, content_hash, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
             [note.id.rawValue, note.title, note.body, note.contentHash, note.created.milliseconds, note.updated.milliseconds])
         let seq = database.lastInsertedRowID
         try writeTags(note.tags, seq: seq)
+        try indexLinks(seq: seq, origin: origin)
         try bumpVersion(seq: seq)
     }
 
@@ -218,7 +220,8 @@ public final class NoteStore {
         try database.transaction { try updateRow(note) }
     }
 
-    func updateRow(_ note: Note) throws {
+    /// `origin` replaces the aliases and file path an import gave the note; nil keeps them.
+    func updateRow(_ note: Note, origin: NoteOrigin? = nil) throws {
         try database.execute(
             "UPDATE notes SET title = ?, body = ?, content_hash = ?, created = ?, updated = ? WHERE id = ? AND deleted IS NULL",
             [note.title, note.body, note.contentHash, note.created.milliseconds, note.updated.milliseconds, note.id.rawValue])
@@ -226,6 +229,7 @@ public final class NoteStore {
         let seq = try seq(of: note.id)
         try database.execute("DELETE FROM note_tags WHERE note_seq = ?", [seq])
         try writeTags(note.tags, seq: seq)
+        try indexLinks(seq: seq, origin: origin)
         try bumpVersion(seq: seq)
     }
 
@@ -253,6 +257,7 @@ public final class NoteStore {
         let seq = try seq(of: id)
         try database.execute("DELETE FROM note_tags WHERE note_seq = ?", [seq])
         try database.execute("DELETE FROM analyses WHERE note_seq = ?", [seq])
+        try indexLinks(seq: seq)
         try bumpVersion(seq: seq)
     }
 
@@ -265,22 +270,25 @@ public final class NoteStore {
 
     /// Adds notes or brings existing ones up to date, all in one transaction: a note already
     /// here changes only if the imported copy was updated later. A tombstone is not revived.
-    public func importNotes(_ notes: [Note], progress: (Int) -> Void = { _ in }) throws -> [ImportOutcome] {
+    /// Imported notes keep their aliases and file paths, for links and `notes export`.
+    public func importNotes(_ notes: [ImportedNote], progress: (Int) -> Void = { _ in }) throws -> [ImportOutcome] {
         try database.transaction {
             var outcomes: [ImportOutcome] = []
             outcomes.reserveCapacity(notes.count)
-            for (index, note) in notes.enumerated() {
+            for (index, imported) in notes.enumerated() {
+                let note = imported.note
+                let origin = NoteOrigin(aliases: imported.aliases, path: imported.path)
                 let existing = try database.statement("SELECT updated, deleted FROM notes WHERE id = ?")
                     .firstRow([note.id.rawValue]) { (updated: $0.int(0), deleted: !$0.isNull(1)) }
                 if let existing {
                     if existing.deleted || existing.updated >= note.updated.milliseconds {
                         outcomes.append(.unchanged)
                     } else {
-                        try updateRow(note)
+                        try updateRow(note, origin: origin)
                         outcomes.append(.updated)
                     }
                 } else {
-                    try insertRow(note)
+                    try insertRow(note, origin: origin)
                     outcomes.append(.added)
                 }
                 if index % 500 == 0 { progress(index) }

@@ -53,6 +53,7 @@ final class Terminal {
     func bold(_ text: String) -> String { style(text, "1") }
     func dim(_ text: String) -> String { style(text, "2") }
     func yellow(_ text: String) -> String { style(text, "33") }
+    func red(_ text: String) -> String { style(text, "31") }
     func cyan(_ text: String) -> String { style(text, "36") }
 
     func flush() {
