@@ -16,7 +16,10 @@ public enum MarkdownText {
     /// Every prose run and note link, in order.
     public static func pieces(_ text: String) -> [Piece] {
         var scanner = Scanner()
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) { scanner.scan(line) }
+        // By byte: "\r\n" gives an empty line between the two, which changes nothing here.
+        for line in text.utf8.split(omittingEmptySubsequences: false, whereSeparator: { $0 == 10 || $0 == 13 }) {
+            scanner.scan(Substring(line))
+        }
         return scanner.pieces
     }
 
@@ -28,13 +31,18 @@ public enum MarkdownText {
         var openComment: String?
 
         mutating func scan(_ line: Substring) {
-            let trimmed = Substring(line.trimmingWhitespace())
+            let bytes = line.utf8
+            // Trimming every line costs more than the rest of the scan: only a line that may be
+            // a fence, or any line inside one, is trimmed.
+            let firstByte = bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
             if let open = fence {
+                let trimmed = Substring(line.trimmingWhitespace())
                 if trimmed.hasPrefix(open), trimmed.allSatisfy({ $0 == open.first }) { fence = nil }
                 return
             }
-            if openComment == nil, let mark = trimmed.first, mark == "`" || mark == "~" {
-                let run = trimmed.prefix { $0 == mark }
+            if openComment == nil, firstByte == UInt8(ascii: "`") || firstByte == UInt8(ascii: "~") {
+                let trimmed = Substring(line.trimmingWhitespace())
+                let run = trimmed.prefix { $0 == trimmed.first }
                 if run.count >= 3 {
                     fence = run
                     return
@@ -46,72 +54,102 @@ public enum MarkdownText {
                 if proseStart < end { pieces.append(.prose(line[proseStart..<end])) }
             }
             if let close = openComment {
-                guard let end = line.firstRange(of: close) else { return }
+                guard let end = line.range(of: close) else { return }
                 openComment = nil
                 index = end.upperBound
                 proseStart = index
             }
-            while index < line.endIndex {
-                let rest = line[index...]
-                if let skipped = skippable(rest, atWordStart: index == line.startIndex || line[line.index(before: index)].isWhitespace) {
-                    flush(upTo: index)
-                    if case let .link(link) = skipped.piece { pieces.append(.link(link)) }
-                    if let close = skipped.opensComment {
-                        openComment = close
-                        return
+            // Every construct starts with an ASCII byte, so the scan walks bytes; slices cut
+            // before an ASCII byte are on character boundaries.
+            while index < bytes.endIndex {
+                switch bytes[index] {
+                case UInt8(ascii: "`"), UInt8(ascii: "<"), UInt8(ascii: "%"), UInt8(ascii: "!"), UInt8(ascii: "["), UInt8(ascii: ":"):
+                    if let skipped = skippable(line, at: index, after: proseStart) {
+                        flush(upTo: skipped.start)
+                        if case let .link(link) = skipped.piece { pieces.append(.link(link)) }
+                        if let close = skipped.opensComment {
+                            openComment = close
+                            return
+                        }
+                        index = skipped.end
+                        proseStart = index
+                        continue
                     }
-                    index = skipped.end
-                    proseStart = index
-                    continue
+                default:
+                    break
                 }
-                index = line.index(after: index)
+                bytes.formIndex(after: &index)
             }
             flush(upTo: line.endIndex)
         }
 
-        /// What starts at `rest` and is not prose, and where it ends.
-        func skippable(_ rest: Substring, atWordStart: Bool) -> (end: Substring.Index, piece: Piece?, opensComment: String?)? {
-            guard let first = rest.first else { return nil }
-            switch first {
-            case "`":
+        /// What is not prose at `index` of `line` (a URL starts before its `://`, but not before
+        /// `proseStart`): where it starts and ends, and the link it is.
+        func skippable(_ line: Substring, at index: Substring.Index, after proseStart: Substring.Index)
+            -> (start: Substring.Index, end: Substring.Index, piece: Piece?, opensComment: String?)? {
+            let rest = line[index...]
+            switch rest.utf8.first {
+            case UInt8(ascii: "`"):
                 let run = rest.prefix { $0 == "`" }
                 let after = rest[run.endIndex...]
                 // An unmatched backtick is a literal one.
-                guard let close = after.firstRange(of: run) else { return nil }
-                return (close.upperBound, nil, nil)
-            case "<":
+                guard let close = after.range(of: run) else { return nil }
+                return (index, close.upperBound, nil, nil)
+            case UInt8(ascii: "<"):
                 if rest.hasPrefix("<!--") {
-                    guard let close = rest.dropFirst(4).firstRange(of: "-->") else { return (rest.endIndex, nil, "-->") }
-                    return (close.upperBound, nil, nil)
+                    guard let close = rest.dropFirst(4).range(of: "-->") else { return (index, rest.endIndex, nil, "-->") }
+                    return (index, close.upperBound, nil, nil)
                 }
                 guard let next = rest.dropFirst().first, next.isLetter || next == "/" || next == "!",
                       let close = rest.firstIndex(of: ">") else { return nil }
-                return (rest.index(after: close), nil, nil)
-            case "%" where rest.hasPrefix("%%"):
-                guard let close = rest.dropFirst(2).firstRange(of: "%%") else { return (rest.endIndex, nil, "%%") }
-                return (close.upperBound, nil, nil)
-            case "!" where rest.dropFirst().hasPrefix("[["):
-                guard let (end, inner) = wikilink(rest.dropFirst()) else { return nil }
-                return (end, NoteLink(wikilink: inner, embed: true).map(Piece.link), nil)
-            case "[" where rest.hasPrefix("[["):
-                guard let (end, inner) = wikilink(rest) else { return nil }
-                return (end, NoteLink(wikilink: inner, embed: false).map(Piece.link), nil)
-            case "!" where rest.dropFirst().first == "[":
-                guard let (end, destination) = markdownLink(rest.dropFirst()) else { return nil }
-                return (end, NoteLink(markdownDestination: destination, embed: true).map(Piece.link), nil)
-            case "[":
+                return (index, rest.index(after: close), nil, nil)
+            case UInt8(ascii: "%"):
+                guard rest.hasPrefix("%%") else { return nil }
+                guard let close = rest.dropFirst(2).range(of: "%%") else { return (index, rest.endIndex, nil, "%%") }
+                return (index, close.upperBound, nil, nil)
+            case UInt8(ascii: "!"):
+                if rest.dropFirst().hasPrefix("[[") {
+                    guard let (end, inner) = wikilink(rest.dropFirst()) else { return nil }
+                    return (index, end, NoteLink(wikilink: inner, embed: true).map(Piece.link), nil)
+                }
+                guard rest.dropFirst().first == "[", let (end, destination) = markdownLink(rest.dropFirst()) else { return nil }
+                return (index, end, NoteLink(markdownDestination: destination, embed: true).map(Piece.link), nil)
+            case UInt8(ascii: "["):
+                if rest.hasPrefix("[[") {
+                    guard let (end, inner) = wikilink(rest) else { return nil }
+                    return (index, end, NoteLink(wikilink: inner, embed: false).map(Piece.link), nil)
+                }
                 guard let (end, destination) = markdownLink(rest) else { return nil }
-                return (end, NoteLink(markdownDestination: destination, embed: false).map(Piece.link), nil)
+                return (index, end, NoteLink(markdownDestination: destination, embed: false).map(Piece.link), nil)
+            case UInt8(ascii: ":"):
+                guard rest.hasPrefix("://"), let start = urlStart(line, colon: index, after: proseStart) else { return nil }
+                return (start, rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex, nil, nil)
             default:
-                guard atWordStart, first.isLetter, let end = urlEnd(rest) else { return nil }
-                return (end, nil, nil)
+                return nil
             }
+        }
+
+        /// Where the scheme before `://` begins (`https` in `see (https://...`): a run of ASCII
+        /// letters, digits, `+`, `.` and `-` starting with a letter.
+        func urlStart(_ line: Substring, colon: Substring.Index, after proseStart: Substring.Index) -> Substring.Index? {
+            let bytes = line.utf8
+            var start = colon
+            while start > proseStart {
+                let before = bytes.index(before: start)
+                let byte = bytes[before]
+                let isSchemeByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+                guard isSchemeByte else { break }
+                start = before
+            }
+            guard start < colon, let first = bytes[start...].first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else { return nil }
+            return start
         }
 
         /// `[[inner]]` on one line: where it ends and what is inside.
         func wikilink(_ rest: Substring) -> (Substring.Index, Substring)? {
             let inside = rest.dropFirst(2)
-            guard let close = inside.firstRange(of: "]]") else { return nil }
+            guard let close = inside.range(of: "]]") else { return nil }
             return (close.upperBound, inside[..<close.lowerBound])
         }
 
@@ -153,13 +191,24 @@ public enum MarkdownText {
             let destination = inside[..<end].prefix { !$0.isWhitespace }
             return (inside.index(after: end), destination)
         }
+    }
+}
 
-        /// The end of a URL (`scheme://...`) starting at `rest`: it runs to the next blank.
-        func urlEnd(_ rest: Substring) -> Substring.Index? {
-            let scheme = rest.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "." || $0 == "-") }
-            guard !scheme.isEmpty, rest[scheme.endIndex...].hasPrefix("://") else { return nil }
-            return rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
+extension Substring {
+    /// The first occurrence of `needle`, found by byte (the standard library's generic
+    /// `firstRange(of:)` costs more than the whole rest of the scan).
+    func range<S: StringProtocol>(of needle: S) -> Range<Index>? {
+        let target = Array(needle.utf8)
+        guard let first = target.first else { return nil }
+        let bytes = utf8
+        var index = bytes.startIndex
+        while let candidate = bytes[index...].firstIndex(of: first) {
+            if bytes[candidate...].starts(with: target) {
+                return candidate..<bytes.index(candidate, offsetBy: target.count)
+            }
+            index = bytes.index(after: candidate)
         }
+        return nil
     }
 }
 

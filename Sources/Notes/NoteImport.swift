@@ -43,7 +43,11 @@ public enum NoteImport {
     /// Whether files are an Obsidian-style vault, where a note's name is its file name: the
     /// folder has `.obsidian`, or any of its notes uses a `[[wikilink]]`.
     public static func isVault(_ files: [File], hasObsidianFolder: Bool) -> Bool {
-        hasObsidianFolder || files.contains { file in NoteLink.inText(file.document.body).contains { !$0.relative } }
+        hasObsidianFolder || files.contains { file in
+            // Most files have no `[[` at all: a byte search is enough for them.
+            file.document.body.utf8.contains(UInt8(ascii: "[")) && file.document.body.contains("[[")
+                && NoteLink.inText(file.document.body).contains { !$0.relative }
+        }
     }
 
     /// The note a file holds. Its title: front matter `title`; in a vault the file name;

@@ -7,6 +7,24 @@ public enum NoteNames {
     /// A name as links compare it: lowercase, without accents, blanks folded to one space, so
     /// `[[cafe  menu]]` finds "Café Menu".
     public static func fold(_ name: String) -> String {
+        // Most names are ASCII: lowercase and fold blanks by byte.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(name.utf8.count)
+            var pendingSpace = false
+            for byte in name.utf8 {
+                if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                    pendingSpace = !bytes.isEmpty
+                    continue
+                }
+                if pendingSpace {
+                    bytes.append(0x20)
+                    pendingSpace = false
+                }
+                bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in name.lowercased()._nfd {

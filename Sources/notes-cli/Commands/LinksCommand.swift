@@ -45,7 +45,7 @@ struct LinksCommand: NotesCommand {
                 return
             }
             if broken.isEmpty { terminal.printError("No broken links.") }
-            let short = try context.shortIDs(for: broken.map(\.source))
+            let short = try context.shortIDs(for: Array(Set(broken.map(\.source))))
             for link in broken {
                 terminal.print(terminal.yellow(short[link.source] ?? link.source.rawValue) + "  " + link.sourceTitle + "  " + terminal.red(link.written))
             }
@@ -85,7 +85,7 @@ extension StoredLink {
 extension Terminal {
     /// A note's links, then its backlinks, one per line, for `notes links` and `notes show`.
     func linkLines(links: [StoredLink], backlinks: [StoredLink], context: Context) throws -> [String] {
-        let short = try context.shortIDs(for: links.compactMap(\.resolved) + backlinks.map(\.source))
+        let short = try context.shortIDs(for: Array(Set(links.compactMap(\.resolved) + backlinks.map(\.source))))
         var lines = [dim("Links (\(links.count))")]
         for link in links {
             if let target = link.resolved {
