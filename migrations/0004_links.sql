@@ -20,6 +20,7 @@ CREATE TABLE links (
     source_seq INTEGER NOT NULL REFERENCES notes(seq) ON DELETE CASCADE,
     position   INTEGER NOT NULL,            -- order in the source's text
     target     TEXT NOT NULL,               -- as written: [[target#heading|text]], or a file path
+    markdown   INTEGER NOT NULL CHECK (markdown IN (0, 1)),  -- [text](target.md), not [[target]]
     target_key TEXT NOT NULL,               -- the folded name it looks for
     heading    TEXT,
     embed      INTEGER NOT NULL CHECK (embed IN (0, 1)),

@@ -15,6 +15,8 @@ public struct StoredLink: Equatable, Sendable {
     public var target: String
     public var heading: String?
     public var embed: Bool
+    /// A Markdown link (`[text](target.md)`): `target` is a path from the linking note's folder.
+    public var markdown: Bool
     /// The note it points at; nil for a broken link.
     public var resolved: NoteID?
     public var resolvedTitle: String?
@@ -36,7 +38,7 @@ extension NoteStore {
     /// The links in a note's text, in order.
     public func links(from id: NoteID) throws -> [StoredLink] {
         try database.statement("""
-            SELECT s.id, s.title, l.target, l.heading, l.embed, t.id, t.title
+            SELECT s.id, s.title, l.target, l.heading, l.embed, l.markdown, t.id, t.title
             FROM links l JOIN notes s ON s.seq = l.source_seq LEFT JOIN notes t ON t.seq = l.target_seq
             WHERE s.id = ? ORDER BY l.position
             """).rows([id.rawValue], storedLink)
@@ -45,7 +47,7 @@ extension NoteStore {
     /// The links from other live notes that point at this one, the sources' newest change first.
     public func backlinks(to id: NoteID) throws -> [StoredLink] {
         try database.statement("""
-            SELECT s.id, s.title, l.target, l.heading, l.embed, t.id, t.title
+            SELECT s.id, s.title, l.target, l.heading, l.embed, l.markdown, t.id, t.title
             FROM notes t JOIN links l ON l.target_seq = t.seq JOIN notes s ON s.seq = l.source_seq
             WHERE t.id = ? AND s.deleted IS NULL ORDER BY s.updated DESC, s.id, l.position
             """).rows([id.rawValue], storedLink)
@@ -54,7 +56,7 @@ extension NoteStore {
     /// Links from live notes that point at no note.
     public func brokenLinks() throws -> [StoredLink] {
         try database.statement("""
-            SELECT s.id, s.title, l.target, l.heading, l.embed, NULL, NULL
+            SELECT s.id, s.title, l.target, l.heading, l.embed, l.markdown, NULL, NULL
             FROM links l JOIN notes s ON s.seq = l.source_seq
             WHERE l.target_seq IS NULL AND s.deleted IS NULL ORDER BY s.title, s.id, l.position
             """).rows([], storedLink)
@@ -79,7 +81,8 @@ extension NoteStore {
 
     private func storedLink(_ row: Row) -> StoredLink {
         StoredLink(source: NoteID(row.string(0))!, sourceTitle: row.string(1), target: row.string(2), heading: row.optionalString(3),
-                   embed: row.int(4) == 1, resolved: row.optionalString(5).flatMap(NoteID.init), resolvedTitle: row.optionalString(6))
+                   embed: row.int(4) == 1, markdown: row.int(5) == 1, resolved: row.optionalString(6).flatMap(NoteID.init),
+                   resolvedTitle: row.optionalString(7))
     }
 
     // MARK: Writing (inside the caller's transaction)
@@ -125,11 +128,11 @@ extension NoteStore {
 
         let folder = NoteNames.folder(of: path)
         let insertLink = try database.statement(
-            "INSERT INTO links(source_seq, position, target, target_key, heading, embed, target_seq) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO links(source_seq, position, target, markdown, target_key, heading, embed, target_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         for (position, link) in NoteLink.inText(row.body).enumerated() {
             let key = link.lookupKey(sourceFolder: folder)
             let target = try resolve(key, fromFolder: folder, previous: previous[key])
-            try insertLink.execute([seq, position, link.target, key, link.heading, link.embed, target])
+            try insertLink.execute([seq, position, link.target, link.relative, key, link.heading, link.embed, target])
         }
         return names
     }

@@ -162,10 +162,11 @@ public final class NoteStore {
         try database.statement("SELECT id FROM notes WHERE deleted IS NULL").rows { NoteID($0.string(0))! }
     }
 
-    /// The shortest unique prefix of each id among all live notes. For a few ids (search
-    /// results) only their neighbours in id order are read, not the whole notebook.
+    /// The shortest unique prefix of each id among all live notes. For up to a thousand ids
+    /// (search results, a note's backlinks) only their neighbours in id order are read, not the
+    /// whole notebook: at 10,000 notes, 114 ids by neighbours take 2 ms, all of them 100 ms.
     public func shortestPrefixes(for ids: [NoteID]) throws -> [NoteID: String] {
-        guard ids.count <= 100 else { return NoteIDPrefix.shortest(for: try allIDs()) }
+        guard ids.count <= 1000 else { return NoteIDPrefix.shortest(for: try allIDs()) }
         var result: [NoteID: String] = [:]
         let before = try database.statement("SELECT id FROM notes WHERE id < ? AND deleted IS NULL ORDER BY id DESC LIMIT 1")
         let after = try database.statement("SELECT id FROM notes WHERE id > ? AND deleted IS NULL ORDER BY id LIMIT 1")

@@ -73,7 +73,7 @@ import Testing
 
     /// "target -> id" for each link, "nil" when broken.
     func describe(_ links: [[String: Any]]) -> [String] {
-        links.map { "\($0["target"] as? String ?? "")\(($0["heading"] as? String).map { "#" + $0 } ?? "")\($0["embed"] as? Bool == true ? " (embed)" : "") -> \($0["id"] as? String ?? "nil")" }
+        links.map { "\($0["target"] as? String ?? "")\(($0["heading"] as? String).map { "#" + $0 } ?? "")\($0["embed"] as? Bool == true ? " (embed)" : "")\($0["markdown"] as? Bool == true ? " (md)" : "") -> \($0["id"] as? String ?? "nil")" }
     }
 
     @Test func importsTitlesTagsAndLinksAsObsidianReadsThem() throws {
@@ -103,10 +103,10 @@ import Testing
             "Getting started -> \(started)", "Sync/Troubleshoot Obsidian Sync#Conflict resolution -> \(sync)",
         ])
         #expect(describe(try links(notebook, started).links) == ["Troubleshoot Obsidian Sync#Conflict resolution -> \(sync)"])
-        #expect(describe(try links(notebook, sync).links) == ["../Home -> \(home)", "Getting started (embed) -> \(started)"])
+        #expect(describe(try links(notebook, sync).links) == ["../Home (md) -> \(home)", "Getting started (embed) -> \(started)"])
         #expect(describe(try links(notebook, syncMeeting).links) == ["Meeting -> \(syncMeeting)"])
         #expect(describe(try links(notebook, work).links) == ["meeting -> \(work)", "Sync problems -> \(sync)", "Missing note -> nil"])
-        #expect(describe(try links(notebook, plan).links) == ["Meeting -> \(work)", "../../Café menu -> \(menu)", "HOME -> \(home)"])
+        #expect(describe(try links(notebook, plan).links) == ["Meeting -> \(work)", "../../Café menu (md) -> \(menu)", "HOME -> \(home)"])
         #expect(Set(try links(notebook, sync).backlinks.compactMap { $0["id"] as? String }) == [home, started, work])
 
         let broken = try #require(try notebook.run(["links", "--broken", "--json"]).json as? [[String: Any]])
@@ -133,11 +133,11 @@ import Testing
         #expect(describe(try links(notebook, added).links) == ["sync troubleshooting -> \(sync)"])
 
         #expect(try notebook.run(["rm", "-f", id["Café menu"]!]).status == 0)
-        #expect(describe(try links(notebook, plan).links)[1] == "../../Café menu -> nil")
+        #expect(describe(try links(notebook, plan).links)[1] == "../../Café menu (md) -> nil")
         let broken = try #require(try notebook.run(["links", "--broken", "--json"]).json as? [[String: Any]])
         #expect(Set(broken.compactMap { $0["target"] as? String }) == ["Missing note", "../../Café menu"])
         let text = try notebook.run(["links", "--broken"])
-        #expect(text.status == 0 && text.stdout.contains("[[../../Café menu]]"))
+        #expect(text.status == 0 && text.stdout.contains("[…](../../Café menu.md)"))
     }
 
     @Test func exportWritesTheVaultsFileNamesBackAndReimportsTheSame() throws {
@@ -160,7 +160,7 @@ import Testing
         #expect(try again.run(["list", "--json"]).stdout == (try notebook.run(["list", "--json"]).stdout))
         let id = try ids(again)
         #expect(describe(try links(again, id["Plan"]!).links) == [
-            "Meeting -> \(id["Work/Meeting"]!)", "../../Café menu -> \(id["Café menu"]!)", "HOME -> \(id["Home"]!)",
+            "Meeting -> \(id["Work/Meeting"]!)", "../../Café menu (md) -> \(id["Café menu"]!)", "HOME -> \(id["Home"]!)",
         ])
         #expect(describe(try links(again, id["Work/Meeting"]!).links)[1] == "Sync problems -> \(id["Troubleshoot Obsidian Sync"]!)")
     }

@@ -72,13 +72,14 @@ struct LinksCommand: NotesCommand {
 }
 
 extension StoredLink {
-    /// How the link was written, in wikilink form: `[[Name#Heading]]`, `![[Name]]`.
+    /// The link's form, without its shown text: `[[Name#Heading]]`, `![[Name]]`, `[…](Path.md)`.
     var written: String {
-        (embed ? "![[" : "[[") + target + (heading.map { "#" + $0 } ?? "") + "]]"
+        let anchor = heading.map { "#" + $0 } ?? ""
+        return markdown ? (embed ? "!" : "") + "[…](" + target + ".md" + anchor + ")" : (embed ? "![[" : "[[") + target + anchor + "]]"
     }
 
     var jsonFields: [(String, JSON)] {
-        [("target", .string(target)), ("heading", heading.map(JSON.string) ?? .null), ("embed", .bool(embed))]
+        [("target", .string(target)), ("heading", heading.map(JSON.string) ?? .null), ("embed", .bool(embed)), ("markdown", .bool(markdown))]
     }
 }
 
