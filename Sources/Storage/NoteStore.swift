@@ -189,14 +189,20 @@ public final class NoteStore {
         public var notes: Int
         public var deleted: Int
         public var tags: Int
+        /// Links in live notes, and how many of them point at no note.
+        public var links: Int
+        public var brokenLinks: Int
     }
 
     public func counts() throws -> Counts {
         try database.statement("""
             SELECT count(*) FILTER (WHERE deleted IS NULL), count(*) FILTER (WHERE deleted IS NOT NULL),
-                   (SELECT count(DISTINCT tag) FROM note_tags t JOIN notes n ON n.seq = t.note_seq WHERE n.deleted IS NULL)
+                   (SELECT count(DISTINCT tag) FROM note_tags t JOIN notes n ON n.seq = t.note_seq WHERE n.deleted IS NULL),
+                   (SELECT count(*) FROM links), (SELECT count(*) FROM links WHERE target_seq IS NULL)
             FROM notes
-            """).firstRow { Counts(notes: Int($0.int(0)), deleted: Int($0.int(1)), tags: Int($0.int(2))) }!
+            """).firstRow {
+                Counts(notes: Int($0.int(0)), deleted: Int($0.int(1)), tags: Int($0.int(2)), links: Int($0.int(3)), brokenLinks: Int($0.int(4)))
+            }!
     }
 
     // MARK: Writing

@@ -132,7 +132,10 @@ import Testing
         let added = try notebook.add("New note [[sync troubleshooting]]")
         #expect(describe(try links(notebook, added).links) == ["sync troubleshooting -> \(sync)"])
 
-        #expect(try notebook.run(["rm", "-f", id["Café menu"]!]).status == 0)
+        let removed = try notebook.run(["rm", "-f", id["Café menu"]!])
+        #expect(removed.status == 0 && removed.stderr.contains("Links from 1 note are broken now"))
+        let status = try #require(try notebook.run(["status", "--json"]).json as? [String: Any])
+        #expect(status["links"] as? Int == 13 && status["broken_links"] as? Int == 2)
         #expect(describe(try links(notebook, plan).links)[1] == "../../Café menu (md) -> nil")
         let broken = try #require(try notebook.run(["links", "--broken", "--json"]).json as? [[String: Any]])
         #expect(Set(broken.compactMap { $0["target"] as? String }) == ["Missing note", "../../Café menu"])

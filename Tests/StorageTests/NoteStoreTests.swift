@@ -39,7 +39,7 @@ struct NoteStoreTests {
         #expect(try store.isDeleted(note.id))
         #expect(try store.search("secret").isEmpty)
         #expect(try store.tagCounts().isEmpty)
-        #expect(try store.counts() == NoteStore.Counts(notes: 0, deleted: 1, tags: 0))
+        #expect(try store.counts() == NoteStore.Counts(notes: 0, deleted: 1, tags: 0, links: 0, brokenLinks: 0))
         #expect(try store.database.scalarText("SELECT body FROM notes") == "")
         #expect(throws: NoteStoreError.notFound(note.id.rawValue)) { try store.delete(note.id, at: Timestamp(milliseconds: 0)) }
     }
