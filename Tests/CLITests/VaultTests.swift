@@ -168,6 +168,34 @@ import Testing
         #expect(describe(try links(again, id["Work/Meeting"]!).links)[1] == "Sync problems -> \(id["Troubleshoot Obsidian Sync"]!)")
     }
 
+    @Test func linksTravelAsTextAndANoteDeletedElsewhereLeavesThemBroken() throws {
+        let first = Notebook(), second = Notebook()
+        let remote = try SyncCLITests().bareRepository(in: first)
+        for notebook in [first, second] { #expect(try notebook.run(["remote", "add", "origin", remote]).status == 0) }
+        let target = try first.add("Dentist\nDr. Okafor, Tuesday")
+        let source = try first.add("Health plan\nsee [[dentist]]")
+        for _ in 0..<2 { _ = try first.add("Filler note so that one deletion is not a quarter") }
+        #expect(try first.run(["sync"]).status == 0)
+        #expect(try second.run(["sync"]).status == 0)
+        #expect(describe(try links(second, source).links) == ["dentist -> \(target)"])
+        #expect(try first.run(["rm", "-f", target]).status == 0)
+        #expect(try first.run(["sync"]).status == 0)
+        let synced = try second.run(["sync"])
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(describe(try links(second, source).links) == ["dentist -> nil"])
+        #expect(try second.run(["show", source]).stdout.contains("broken"))
+        // In the repository the link is the note's text, in the format as it was.
+        let git = Process(), output = Pipe()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        git.arguments = ["--git-dir", remote, "show", "main:notes/\(source).md"]
+        git.standardOutput = output
+        try git.run()
+        let repositoryFile = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        git.waitUntilExit()
+        #expect(repositoryFile.hasPrefix("---\nid: \(source)\ntitle: \"Health plan\"\ntags: []\ncreated: "))
+        #expect(repositoryFile.hasSuffix("---\nHealth plan\nsee [[dentist]]\n"))
+    }
+
     @Test func linksCommandUsage() throws {
         let notebook = Notebook()
         #expect(try notebook.run(["links"]).status == 64)

@@ -5,21 +5,15 @@ import Testing
 @testable import Storage
 
 struct LinkStoreTests {
-    func note(_ text: String, title: String? = nil, at milliseconds: Int64) throws -> Note {
-        var generator = SeededGenerator(text: text + String(milliseconds))
-        return try NoteInput.makeNote(text: text, title: title, extraTags: [], at: Timestamp(milliseconds: milliseconds),
-                                      id: NoteID(milliseconds: milliseconds, using: &generator))
-    }
-
     func targets(_ store: NoteStore, _ id: NoteID) throws -> [NoteID?] { try store.links(from: id).map(\.resolved) }
 
     @Test func aLinkWrittenBeforeItsNoteResolvesOnceTheNoteExists() throws {
         let store = try inMemoryStore()
-        let source = try note("Plan\nSee [[Café Menu#Drinks]] and ![[cafe   menu]] and [[Nowhere]]", at: 1_000)
+        let source = try makeNote("Plan\nSee [[Café Menu#Drinks]] and ![[cafe   menu]] and [[Nowhere]]", at: 1_000)
         try store.insert(source)
         #expect(try targets(store, source.id) == [nil, nil, nil])
         #expect(try store.brokenLinks().count == 3)
-        let menu = try note("Café Menu\nespresso", at: 2_000)
+        let menu = try makeNote("Café Menu\nespresso", at: 2_000)
         try store.insert(menu)
         #expect(try targets(store, source.id) == [menu.id, menu.id, nil])
         let links = try store.links(from: source.id)
@@ -31,9 +25,9 @@ struct LinkStoreTests {
 
     @Test func aliasesAndFilePathsAreNamesToo() throws {
         let store = try inMemoryStore()
-        let target = try note("Troubleshooting\ntext", at: 1_000)
+        let target = try makeNote("Troubleshooting\ntext", at: 1_000)
         _ = try store.importNotes([ImportedNote(note: target, aliases: ["Sync problems"], path: "Help/Sync/Troubleshoot Obsidian Sync")])
-        let source = try note("Links\n[[sync problems]] [[Troubleshoot Obsidian Sync]] [[Sync/Troubleshoot Obsidian Sync]] [x](Help/Sync/Troubleshoot%20Obsidian%20Sync.md)", at: 2_000)
+        let source = try makeNote("Links\n[[sync problems]] [[Troubleshoot Obsidian Sync]] [[Sync/Troubleshoot Obsidian Sync]] [x](Help/Sync/Troubleshoot%20Obsidian%20Sync.md)", at: 2_000)
         try store.insert(source)
         #expect(try targets(store, source.id) == Array(repeating: target.id, count: 4))
         #expect(try store.aliases(of: target.id) == ["Sync problems"])
@@ -42,9 +36,9 @@ struct LinkStoreTests {
 
     @Test func renamingATitleKeepsItsLinksUntilAnotherNoteTakesTheName() throws {
         let store = try inMemoryStore()
-        var target = try note("Old name\nbody", at: 1_000)
+        var target = try makeNote("Old name\nbody", at: 1_000)
         try store.insert(target)
-        var source = try note("Source\n[[Old name]]", at: 2_000)
+        var source = try makeNote("Source\n[[Old name]]", at: 2_000)
         try store.insert(source)
         target.title = "New name"
         try store.update(target)
@@ -53,16 +47,16 @@ struct LinkStoreTests {
         source.body += "\nmore text"
         try store.update(source)
         #expect(try targets(store, source.id) == [target.id])
-        let newcomer = try note("Old name\nanother note", at: 3_000)
+        let newcomer = try makeNote("Old name\nanother note", at: 3_000)
         try store.insert(newcomer)
         #expect(try targets(store, source.id) == [newcomer.id])
     }
 
     @Test func aDeletedTargetLeavesABrokenLinkAndItsLinksGo() throws {
         let store = try inMemoryStore()
-        let target = try note("Target\nsee [[Source]]", at: 1_000)
+        let target = try makeNote("Target\nsee [[Source]]", at: 1_000)
         try store.insert(target)
-        let source = try note("Source\n[[Target]]", at: 2_000)
+        let source = try makeNote("Source\n[[Target]]", at: 2_000)
         try store.insert(source)
         #expect(try targets(store, source.id) == [target.id])
         try store.delete(target.id, at: Timestamp(milliseconds: 3_000))
@@ -73,10 +67,10 @@ struct LinkStoreTests {
 
     @Test func aNameUsedInTwoFoldersResolvesToTheNearest() throws {
         let store = try inMemoryStore()
-        let work = try note("Meeting\nwork", at: 1_000)
-        let home = try note("Meeting\nhome", at: 2_000)
-        let fromHome = try note("Plan\n[[Meeting]]", at: 3_000)
-        let fromTop = try note("Top\n[[Meeting]] [[Home/Meeting]]", at: 4_000)
+        let work = try makeNote("Meeting\nwork", at: 1_000)
+        let home = try makeNote("Meeting\nhome", at: 2_000)
+        let fromHome = try makeNote("Plan\n[[Meeting]]", at: 3_000)
+        let fromTop = try makeNote("Top\n[[Meeting]] [[Home/Meeting]]", at: 4_000)
         // The linking notes come first: resolution does not depend on the order of a batch.
         _ = try store.importNotes([
             ImportedNote(note: fromHome, aliases: [], path: "Home/Plans/Plan"), ImportedNote(note: fromTop, aliases: [], path: "Top"),
@@ -88,9 +82,9 @@ struct LinkStoreTests {
 
     @Test func syncedNotesGetTheirLinksAndASyncedDeletionBreaksLinksWithoutAnError() throws {
         let store = try inMemoryStore()
-        let target = try note("Target\nbody", at: 1_000)
+        let target = try makeNote("Target\nbody", at: 1_000)
         try store.insert(target)
-        let synced = try note("From another machine\n[[Target]]", at: 2_000)
+        let synced = try makeNote("From another machine\n[[Target]]", at: 2_000)
         let version = try store.snapshot(changedSince: nil).version
         let after = try store.apply([NoteRecord(synced)], expected: version, syncedCommit: String(repeating: "a", count: 40))
         #expect(try targets(store, synced.id) == [target.id])
@@ -102,9 +96,9 @@ struct LinkStoreTests {
 
     @Test func openingRebuildsLinksMadeByOtherRulesAndKeepsWhereTheyPointed() throws {
         let store = try inMemoryStore()
-        var target = try note("Old\nbody", at: 1_000)
+        var target = try makeNote("Old\nbody", at: 1_000)
         try store.insert(target)
-        let source = try note("Source\n[[Old]] [[Missing]]", at: 2_000)
+        let source = try makeNote("Source\n[[Old]] [[Missing]]", at: 2_000)
         try store.insert(source)
         target.title = "Renamed"
         try store.update(target)
@@ -115,17 +109,17 @@ struct LinkStoreTests {
         #expect(try store.database.scalarInt("SELECT version FROM link_index") == NoteStore.linkIndexVersion)
         #expect(try store.database.statement("SELECT target_key FROM links ORDER BY position").rows { $0.string(0) } == ["old", "missing"])
         #expect(try targets(store, source.id) == [target.id, nil])
-        let later = try note("Later\n[[renamed]]", at: 3_000)
+        let later = try makeNote("Later\n[[renamed]]", at: 3_000)
         try store.insert(later)
         #expect(try targets(store, later.id) == [target.id])
     }
 
     @Test func searchFiltersByWhatLinksToANote() throws {
         let store = try inMemoryStore()
-        let target = try note("Target\nbody", at: 1_000)
+        let target = try makeNote("Target\nbody", at: 1_000)
         try store.insert(target)
-        let linking = try note("Linking meeting\n[[Target]]", at: 2_000)
-        let other = try note("Other meeting\nno links", at: 3_000)
+        let linking = try makeNote("Linking meeting\n[[Target]]", at: 2_000)
+        let other = try makeNote("Other meeting\nno links", at: 3_000)
         try store.insert(linking)
         try store.insert(other)
         let prefix = String(target.id.rawValue.prefix(13))
