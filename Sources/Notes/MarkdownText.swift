@@ -33,17 +33,21 @@ public enum MarkdownText {
         mutating func scan(_ line: Substring) {
             let bytes = line.utf8
             // Trimming every line costs more than the rest of the scan: only a line that may be
-            // a fence, or any line inside one, is trimmed.
+            // a fence, or any line inside one, is trimmed. A fence may be in a blockquote or a
+            // callout (`> ```css`).
             let firstByte = bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+            func unquoted() -> Substring {
+                Substring(line.drop { $0 == " " || $0 == "\t" || $0 == ">" }.trimmingWhitespace())
+            }
             if let open = fence {
-                let trimmed = Substring(line.trimmingWhitespace())
+                let trimmed = unquoted()
                 if trimmed.hasPrefix(open), trimmed.allSatisfy({ $0 == open.first }) { fence = nil }
                 return
             }
-            if openComment == nil, firstByte == UInt8(ascii: "`") || firstByte == UInt8(ascii: "~") {
-                let trimmed = Substring(line.trimmingWhitespace())
+            if openComment == nil, firstByte == UInt8(ascii: "`") || firstByte == UInt8(ascii: "~") || firstByte == UInt8(ascii: ">") {
+                let trimmed = unquoted()
                 let run = trimmed.prefix { $0 == trimmed.first }
-                if run.count >= 3 {
+                if run.count >= 3, run.first == "`" || run.first == "~" {
                     fence = run
                     return
                 }

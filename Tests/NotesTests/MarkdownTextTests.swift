@@ -54,6 +54,8 @@ struct MarkdownTextTests {
         #expect(Tags.inText("<!-- start\n#no\nend --> #yes") == ["yes"])
         #expect(Tags.inText("%%\n#no\n%% #yes") == ["yes"])
         #expect(Tags.inText("````\n```\n#no\n````\n#yes") == ["yes"])
+        // A fence in a callout, as Obsidian's own help writes CSS.
+        #expect(Tags.inText("> [!example] CSS\n> ```css\n>    border-color: #ff0000;\n> ```\n> #yes") == ["yes"])
         #expect(NoteLink.inText("<!--\n[[No]]\n-->\n[[Yes]]") == [NoteLink(target: "Yes")])
     }
 
