@@ -66,7 +66,7 @@ public enum NoteNames {
 
     /// Of several notes answering to one name, the nearest to the linking note's folder, as
     /// Obsidian picks: the fewest steps up and down the folder tree between the two folders; then
-    /// the shallower one; then the first in `candidates` (callers pass them oldest first).
+    /// the shallower one; then the first in `candidates` (callers pass them in the order stored).
     public static func nearest<ID>(_ candidates: [(id: ID, path: String?)], toFolder folder: String) -> ID? {
         let from = folder.split(separator: "/")
         func distance(_ path: String?) -> (steps: Int, depth: Int) {
