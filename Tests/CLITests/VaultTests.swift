@@ -196,6 +196,21 @@ import Testing
         #expect(repositoryFile.hasSuffix("---\nHealth plan\nsee [[dentist]]\n"))
     }
 
+    @Test func aSingleFileIsNamedByItsFileName() throws {
+        let notebook = Notebook()
+        let folder = notebook.root + "/somewhere/deep"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "A plain first line\n\nno heading\n".write(toFile: folder + "/My note.txt", atomically: true, encoding: .utf8)
+        #expect(try notebook.run(["import", folder + "/My note.txt"]).status == 0)
+        let notes = try #require(try notebook.run(["list", "--json"]).json as? [[String: Any]])
+        #expect(notes.map { $0["title"] as? String } == ["My note"])
+        let linking = try notebook.add("Points at [[my note]]")
+        #expect(describe(try links(notebook, linking).links) == ["my note -> \(notes[0]["id"] as? String ?? "")"])
+        let export = notebook.root + "/export"
+        #expect(try notebook.run(["export", export]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: export + "/My note.md"))
+    }
+
     @Test func linksCommandUsage() throws {
         let notebook = Notebook()
         #expect(try notebook.run(["links"]).status == 64)
