@@ -18,6 +18,8 @@ public enum NoteDocument {
         public var id: NoteID?
         public var title: String?
         public var tags: [String]?
+        /// Other names links may use for the note (Obsidian's `aliases:`).
+        public var aliases: [String]?
         public var created: Timestamp?
         public var updated: Timestamp?
         public var body: String
@@ -35,11 +37,13 @@ public enum NoteDocument {
         }
     }
 
-    public static func render(_ note: Note) -> String {
+    /// `aliases` are written only when there are some (the sync repository never has them).
+    public static func render(_ note: Note, aliases: [String] = []) -> String {
         var text = "---\n"
         text += "id: \(note.id)\n"
         text += "title: \(QuotedString.quoted(note.title))\n"
         text += "tags: [\(note.tags.joined(separator: ", "))]\n"
+        if !aliases.isEmpty { text += "aliases: [\(aliases.map(QuotedString.quoted).joined(separator: ", "))]\n" }
         text += "created: \(note.created.iso8601)\n"
         text += "updated: \(note.updated.iso8601)\n"
         text += "---\n"
@@ -75,13 +79,9 @@ public enum NoteDocument {
             case "title":
                 parsed.title = QuotedString.unquoted(value)
             case "tags":
-                var tags = list(value)
-                // The block form Obsidian writes: `tags:` then one `  - tag` per line.
-                while value.isEmpty, let next = lines.first, next.trimmingWhitespace().hasPrefix("- ") {
-                    tags.append(QuotedString.unquoted(String(next.trimmingWhitespace().dropFirst(2)).trimmingWhitespace()))
-                    lines.removeFirst()
-                }
-                parsed.tags = tags
+                parsed.tags = list(value, continuedBy: &lines)
+            case "aliases", "alias":
+                parsed.aliases = list(value, continuedBy: &lines)
             case "created", "date":
                 guard let time = Timestamp(iso8601: QuotedString.unquoted(value)) else { throw .invalidField(name: key, value: value) }
                 if key == "created" || parsed.created == nil { parsed.created = time }
@@ -104,11 +104,42 @@ public enum NoteDocument {
         return text
     }
 
-    /// `[a, b]`, `a, b` or a single word.
+    /// `[a, b]`, `a, b` or a single word; or, when `value` is empty, the block form Obsidian
+    /// writes, one `  - item` per following line (taken from `lines`).
+    static func list(_ value: String, continuedBy lines: inout ArraySlice<Substring>) -> [String] {
+        var items = list(value)
+        while value.isEmpty, let next = lines.first, next.trimmingWhitespace().hasPrefix("- ") {
+            items.append(QuotedString.unquoted(String(next.trimmingWhitespace().dropFirst(2)).trimmingWhitespace()))
+            lines.removeFirst()
+        }
+        return items.filter { !$0.isEmpty }
+    }
+
+    /// `[a, b]`, `a, b` or a single word. A comma inside a quoted item is part of it.
     static func list(_ value: String) -> [String] {
         var inner = Substring(value)
         if inner.hasPrefix("["), inner.hasSuffix("]") { inner = inner.dropFirst().dropLast() }
-        return inner.split(separator: ",").map { QuotedString.unquoted($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
+        var items: [String] = []
+        var item = ""
+        var quote: Character?
+        var escaped = false
+        for character in inner {
+            if let open = quote {
+                if open == "\"", character == "\\", !escaped { escaped = true } else {
+                    if character == open, !escaped { quote = nil }
+                    escaped = false
+                }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "," {
+                items.append(item)
+                item = ""
+                continue
+            }
+            item.append(character)
+        }
+        items.append(item)
+        return items.map { QuotedString.unquoted($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
     }
 }
 

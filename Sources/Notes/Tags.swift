@@ -12,39 +12,35 @@ public enum Tags {
         return seen.sorted()
     }
 
-    /// Hashtags in running text: `#` at the start or after a space or opening bracket, followed by
-    /// letters, digits, `_`, `-` or `/`. A Markdown heading (`# Title`) and `C#` are not tags,
-    /// and neither is `#123` (an issue number) nor anything inside inline or fenced code.
+    /// Hashtags in the note's prose (see `MarkdownText`): `#` at the start or after a space or
+    /// opening bracket, followed by letters, digits, `_`, `-` or `/`. A Markdown heading
+    /// (`# Title`) and `C#` are not tags, and neither is `#123` (an issue number) nor anything in
+    /// code, HTML, a URL or a link (`[[Note#Heading]]`, `[text](#anchor)`).
     public static func inText(_ text: String) -> [String] {
         var found: [String] = []
-        var inFence = false
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            if line.trimmingWhitespace().hasPrefix("```") {
-                inFence.toggle()
+        for case let .prose(run) in MarkdownText.pieces(text) { hashtags(in: run, into: &found) }
+        return normalized(found)
+    }
+
+    private static func hashtags(in run: Substring, into found: inout [String]) {
+        // Only a `#` can start a tag: find them by byte, and look at the byte before (the
+        // characters that may precede a tag are all ASCII; a run starts as if after a space).
+        let bytes = run.utf8
+        var index = bytes.startIndex
+        while let hash = bytes[index...].firstIndex(of: UInt8(ascii: "#")) {
+            let previous = hash == bytes.startIndex ? UInt8(ascii: " ") : bytes[bytes.index(before: hash)]
+            let start = bytes.index(after: hash)
+            guard previous == UInt8(ascii: " ") || previous == UInt8(ascii: "\t") || previous == UInt8(ascii: "(") || previous == UInt8(ascii: "[") else {
+                index = start
                 continue
             }
-            if inFence { continue }
-            var previous: Character = " "
-            var inCode = false
-            var index = line.startIndex
-            while index < line.endIndex {
-                let character = line[index]
-                if character == "`" { inCode.toggle() }
-                if !inCode, character == "#", previous == " " || previous == "\t" || previous == "(" || previous == "[" {
-                    var end = line.index(after: index)
-                    while end < line.endIndex, isTagCharacter(line[end]) { end = line.index(after: end) }
-                    var tag = line[line.index(after: index)..<end]
-                    while let last = tag.last, last == "-" || last == "/" { tag = tag.dropLast() }
-                    if tag.contains(where: { $0.isLetter }) { found.append(String(tag)) }
-                    previous = end > index ? line[line.index(before: end)] : character
-                    index = end
-                    continue
-                }
-                previous = character
-                index = line.index(after: index)
-            }
+            var end = start
+            while end < run.endIndex, isTagCharacter(run[end]) { end = run.index(after: end) }
+            var tag = run[start..<end]
+            while let last = tag.last, last == "-" || last == "/" { tag = tag.dropLast() }
+            if tag.contains(where: { $0.isLetter }) { found.append(String(tag)) }
+            index = end
         }
-        return normalized(found)
     }
 
     static func isTagCharacter(_ character: Character) -> Bool {

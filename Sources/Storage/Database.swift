@@ -85,6 +85,9 @@ public final class Database {
         try statement(sql).firstRow(values) { $0.optionalString(0) } ?? nil
     }
 
+    /// Opened read-only, or on a file this process may not write.
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }

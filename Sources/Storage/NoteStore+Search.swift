@@ -22,17 +22,38 @@ extension NoteStore {
     static let largeNoteCharacters = 200_000
     static let largeNoteScan = 200_000
 
-    /// Notes matching `query` (see SearchQuery), best first. An empty query finds nothing.
+    /// Notes matching `query` (see SearchQuery), best first. An empty query finds nothing; a
+    /// query of filters alone finds every note they keep, newest change first. A `links:` id
+    /// that matches no note, or several, is an error.
     public func search(_ query: String, filter: NoteFilter = NoteFilter()) throws -> [SearchHit] {
         let parsed = SearchQuery(query)
-        guard let match = parsed.matchExpression else { return [] }
-        var conditions = ["notes_fts MATCH ?", "n.deleted IS NULL"]
-        var values: [any DatabaseValueConvertible] = [match]
+        guard !parsed.isEmpty else { return [] }
+        var conditions = ["n.deleted IS NULL"]
+        var values: [any DatabaseValueConvertible] = []
+        if let match = parsed.matchExpression {
+            conditions.append("notes_fts MATCH ?")
+            values.append(match)
+        }
+        for link in parsed.linksTo {
+            conditions.append("n.seq \(link.negated ? "NOT IN" : "IN") (SELECT l.source_seq FROM links l JOIN notes t ON t.seq = l.target_seq WHERE t.id = ?)")
+            values.append(try resolve(link.reference).rawValue)
+        }
         if let tag = filter.tag {
             conditions.append("n.seq IN (SELECT note_seq FROM note_tags WHERE tag = ?)")
             values.append(Tags.normalized([tag]).first ?? tag)
         }
         appendTimeConditions(filter, to: &conditions, values: &values)
+        guard parsed.matchExpression != nil else {
+            let sql = """
+                SELECT n.id, n.title, substr(n.body, 1, 2000) FROM notes n WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY n.updated DESC, n.id DESC LIMIT \(filter.limit ?? 50)
+                """
+            return try database.statement(sql).rows(values) {
+                let title = $0.string(1)
+                return SearchHit(id: NoteID($0.string(0))!, title: title,
+                                 snippet: Snippet.withoutTitle(Snippet.around([], in: $0.string(2)), title: title), score: 0)
+            }
+        }
         let sql = """
             SELECT n.id, n.title,
                    CASE WHEN length(n.body) > \(NoteStore.largeNoteCharacters) THEN substr(n.body, 1, \(NoteStore.largeNoteScan))

@@ -3,6 +3,9 @@
 // Supported: words (all must match), `"quoted phrases"`, `prefix*`, AND / OR / NOT between
 // terms, and a leading `-` for NOT. Every term is emitted as an FTS5 string, so quotes,
 // parentheses, colons, stray operators and any Unicode text can never be a syntax error.
+//
+// Filters: `links:ID` keeps the notes that link to the note ID (any unique prefix of its id),
+// `-links:ID` those that do not.
 
 import Notes
 
@@ -16,11 +19,34 @@ public struct SearchQuery: Equatable, Sendable {
     public let matchExpression: String?
     /// The words and phrases searched for (without operators), for highlighting by hand.
     public let terms: [String]
+    /// `links:` filters, in the order typed.
+    public let linksTo: [LinkFilter]
+
+    public struct LinkFilter: Equatable, Sendable {
+        /// The id prefix typed after `links:`.
+        public var reference: String
+        /// `-links:`: notes that do not link to it.
+        public var negated: Bool
+    }
+
+    /// Whether there is anything to look for: words or filters.
+    public var isEmpty: Bool { matchExpression == nil && linksTo.isEmpty }
 
     public init(_ text: String) {
         // Control characters (NUL included) separate words; they are never part of one.
         let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-        let tokens = SearchQuery.tokens(cleaned)
+        var filters: [LinkFilter] = []
+        var inPhrase = false
+        let words = cleaned.split(separator: " ", omittingEmptySubsequences: false).filter { word in
+            defer { if word.count(where: { $0 == "\"" }) % 2 == 1 { inPhrase.toggle() } }
+            let negated = word.hasPrefix("-")
+            let body = negated ? word.dropFirst() : word
+            guard !inPhrase, body.lowercased().hasPrefix("links:"), body.count > "links:".count else { return true }
+            filters.append(LinkFilter(reference: String(body.dropFirst("links:".count)), negated: negated))
+            return false
+        }
+        linksTo = filters
+        let tokens = SearchQuery.tokens(words.joined(separator: " "))
         matchExpression = SearchQuery.expression(tokens)
         terms = tokens.compactMap { if case let .term(text, _) = $0 { text } else { nil } }
     }

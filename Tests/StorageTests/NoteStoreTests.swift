@@ -39,7 +39,7 @@ struct NoteStoreTests {
         #expect(try store.isDeleted(note.id))
         #expect(try store.search("secret").isEmpty)
         #expect(try store.tagCounts().isEmpty)
-        #expect(try store.counts() == NoteStore.Counts(notes: 0, deleted: 1, tags: 0))
+        #expect(try store.counts() == NoteStore.Counts(notes: 0, deleted: 1, tags: 0, links: 0, brokenLinks: 0))
         #expect(try store.database.scalarText("SELECT body FROM notes") == "")
         #expect(throws: NoteStoreError.notFound(note.id.rawValue)) { try store.delete(note.id, at: Timestamp(milliseconds: 0)) }
     }
@@ -96,10 +96,10 @@ struct NoteStoreTests {
         var older = note
         older.body = "older copy"
         older.updated = Timestamp(milliseconds: 500)
-        #expect(try store.importNotes([older, fresh]) == [.unchanged, .added])
+        #expect(try store.importNotes(imported(older, fresh)) == [.unchanged, .added])
         note.body = "newer copy"
         note.updated = Timestamp(milliseconds: 9_000)
-        #expect(try store.importNotes([note, fresh]) == [.updated, .unchanged])
+        #expect(try store.importNotes(imported(note, fresh)) == [.updated, .unchanged])
         #expect(try store.note(note.id)?.body == "newer copy")
     }
 
@@ -109,7 +109,7 @@ struct NoteStoreTests {
         try store.insert(note)
         try store.delete(note.id, at: Timestamp(milliseconds: 2_000))
         note.updated = Timestamp(milliseconds: 3_000)
-        #expect(try store.importNotes([note]) == [.unchanged])
+        #expect(try store.importNotes(imported(note)) == [.unchanged])
         #expect(try store.note(note.id) == nil)
     }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Storage and CLI benchmark (issue 2): import, search and add on a 10,000-note notebook, each
+# Storage and CLI benchmark (issues 2 and 14): import, search and add on a 10,000-note notebook,
+# then the import of a 10,000-note Obsidian vault with 5 links a note and `notes links`, each
 # beside the sqlite3 shell doing the equivalent work on the same data, in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,14 +40,40 @@ hyperfine -N --warmup 3 --runs "$runs" --export-json "$work/add.json" \
     -n "notes add" "$notes add benchmark note with a few words" \
     -n "sqlite3 insert" "sqlite3 $work/peer.sqlite \"INSERT INTO notes(id, title, body, content_hash, created, updated) VALUES (lower(hex(randomblob(16))), 'benchmark', 'benchmark note with a few words', '', 0, 0);\"" >/dev/null
 
-python3 - "$work/search.json" "$work/add.json" <<'PY'
+echo "== import of a 10,000-note Obsidian vault, 5 links a note"
+python3 bench/storage/make_vault.py "$work/vault" 10000
+export NOTES_HOME="$work/vault-home"
+start=$(date +%s%N)
+"$notes" import "$work/vault" 2>&1 | tail -1
+vault_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+echo "notes import (vault): ${vault_ms} ms (target < 5000 ms)"
+vault_db="$NOTES_HOME/notes.sqlite"
+sqlite3 "$vault_db" "SELECT 'links: ' || count(*) || ', resolved: ' || count(target_seq) FROM links;"
+# The hub (linked from every 100th note) and a typical note (5 links, a few backlinks).
+hub=$(sqlite3 "$vault_db" "SELECT id FROM notes WHERE source_path = 'Area 00/Topic 0/Hub'")
+typical=$(sqlite3 "$vault_db" "SELECT id FROM notes WHERE source_path LIKE '%/Note 04321 %'")
+# The peer's queries: the same two that `notes links` runs (links out, in order; backlinks).
+links_sql() {
+    echo "SELECT s.id, s.title, l.target, l.heading, l.embed, l.markdown, t.id, t.title FROM links l JOIN notes s ON s.seq = l.source_seq LEFT JOIN notes t ON t.seq = l.target_seq WHERE s.id = '$1' ORDER BY l.position; SELECT s.id, s.title, l.target, l.heading, l.embed, l.markdown, t.id, t.title FROM notes t JOIN links l ON l.target_seq = t.seq JOIN notes s ON s.seq = l.source_seq WHERE t.id = '$1' AND s.deleted IS NULL ORDER BY s.updated DESC, s.id, l.position;"
+}
+echo "hub: $("$notes" links "$hub" | grep -c '←') backlinks; typical note: $("$notes" links "$typical" | grep -c '←') backlinks"
+hyperfine -N --warmup 5 --runs "$runs" --export-json "$work/links.json" \
+    -n "notes links (hub)" "$notes links $hub" \
+    -n "sqlite3 link queries (hub)" "sqlite3 $vault_db \"$(links_sql "$hub")\"" \
+    -n "notes links (typical)" "$notes links $typical" \
+    -n "sqlite3 link queries (typical)" "sqlite3 $vault_db \"$(links_sql "$typical")\"" >/dev/null
+
+python3 - "$work/search.json" "$work/add.json" "$work/links.json" <<'PY'
 import json, sys
 def medians(path):
     return {r["command"]: r["median"] * 1000 for r in json.load(open(path))["results"]}
-search = medians(sys.argv[1]); add = medians(sys.argv[2])
+search = medians(sys.argv[1]); add = medians(sys.argv[2]); links = medians(sys.argv[3])
 s, sp = search["notes search"], search["sqlite3 FTS5 MATCH"]
 a, ap = add["notes add"], add["sqlite3 insert"]
 print(f"notes search median {s:.2f} ms; sqlite3 shell {sp:.2f} ms; ratio {s/sp:.2f}x (target <= 2x and < 25 ms)")
 print(f"notes add    median {a:.2f} ms; sqlite3 shell {ap:.2f} ms; ratio {a/ap:.2f}x (target <= 2x and < 20 ms)")
+for which in ("hub", "typical"):
+    l, lp = links[f"notes links ({which})"], links[f"sqlite3 link queries ({which})"]
+    print(f"notes links ({which}) median {l:.2f} ms; sqlite3 shell {lp:.2f} ms; ratio {l/lp:.2f}x (target < 20 ms)")
 PY
 if command -v nb >/dev/null; then echo "nb found: not yet measured"; else echo "nb: not installable here (not in Debian's archive or PyPI); not measured"; fi

@@ -7,10 +7,13 @@ struct ImportCommand: NotesCommand {
         name: "import",
         abstract: "Import Markdown notes from a directory or file.",
         discussion: """
-            Reads *.md, *.markdown and *.txt files, recursively, skipping hidden folders. Files from
-            'notes export' keep their id, title, tags and times; other Markdown files get the first
-            heading or line as title and the file's modification time. Importing the same files
-            again changes nothing; a note already here is replaced only by a newer copy.
+            Reads *.md, *.markdown and *.txt files, recursively, skipping hidden folders; other
+            files (attachments) are counted and left out. Files from 'notes export' keep their id,
+            title, tags, aliases and times. Other files are titled by front matter 'title', else,
+            in an Obsidian vault (a .obsidian folder, or notes with [[wikilinks]]), by their file
+            name, else by their first '# heading', else their file name. [[Links]] between the
+            notes are resolved. Importing the same files again changes nothing; a note already
+            here is replaced only by a newer copy.
             """,
         options: [.json],
         positionals: [PositionalSpec(name: "path", help: "A directory (or a single file) to import.")]
@@ -28,30 +31,45 @@ struct ImportCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         let root: String
-        let files: [String]
+        let candidates: [String]
         if FileSystem.isDirectory(path) {
             root = path
-            files = try FileSystem.files(under: path).filter { file in ImportCommand.extensions.contains { file.lowercased().hasSuffix($0) } }
+            candidates = try FileSystem.files(under: path)
         } else if FileSystem.exists(path) {
             root = "."
-            files = [path]
+            candidates = [path]
         } else {
             throw CommandFailure("\(path) does not exist")
         }
-        var notes: [Note] = []
+        let files = candidates.filter { file in ImportCommand.extensions.contains { file.lowercased().hasSuffix($0) } }
+        let otherFiles = candidates.count - files.count
+        var read: [NoteImport.File] = []
         var skipped: [(file: String, reason: String)] = []
-        var seen = Set<NoteID>()
         for file in files {
             let fullPath = root == "." ? file : root + "/" + file
             do {
-                let note = try ImportCommand.note(fromFile: fullPath, relativePath: file)
-                guard seen.insert(note.id).inserted else {
-                    skipped.append((file, "another file has the same id \(note.id)"))
-                    continue
-                }
-                notes.append(note)
+                let text = try NoteInput.decode(try FileSystem.read(fullPath))
+                read.append(NoteImport.File(relativePath: file, document: try NoteDocument.parse(text),
+                                            modified: Timestamp(milliseconds: FileSystem.modificationTime(fullPath) ?? 0)))
             } catch {
                 skipped.append((file, NotesCLI.describe(error, context: context)))
+            }
+        }
+        let inVault = NoteImport.isVault(read, hasObsidianFolder: root != "." && FileSystem.isDirectory(root + "/.obsidian"))
+        var notes: [ImportedNote] = []
+        var seen = Set<NoteID>()
+        for file in read {
+            do {
+                var imported = try NoteImport.note(from: file, inVault: inVault)
+                // A single file is named by its own name, not by the path it was given as.
+                if root == "." { imported.path = file.fileName }
+                guard seen.insert(imported.note.id).inserted else {
+                    skipped.append((file.relativePath, "another file has the same id \(imported.note.id)"))
+                    continue
+                }
+                notes.append(imported)
+            } catch {
+                skipped.append((file.relativePath, NotesCLI.describe(error, context: context)))
             }
         }
         let progress = ProgressBar(terminal: context.terminal, total: notes.count, label: "Importing")
@@ -64,29 +82,13 @@ struct ImportCommand: NotesCommand {
             context.terminal.emit(.object([
                 ("added", .int(added)), ("updated", .int(updated)), ("unchanged", .int(unchanged)),
                 ("skipped", .array(skipped.map { .object([("file", .string($0.file)), ("reason", .string($0.reason))]) })),
+                ("other_files", .int(otherFiles)),
             ]))
         } else {
             for (file, reason) in skipped { context.terminal.printError(context.terminal.yellow("Skipped ") + file + ": " + reason) }
             context.terminal.printError("Imported \(notes.count) note\(notes.count == 1 ? "" : "s"): \(added) added, \(updated) updated, \(unchanged) unchanged"
-                + (skipped.isEmpty ? "" : "; \(skipped.count) file\(skipped.count == 1 ? "" : "s") skipped"))
+                + (skipped.isEmpty ? "" : "; \(skipped.count) file\(skipped.count == 1 ? "" : "s") skipped")
+                + (otherFiles == 0 ? "" : "; \(otherFiles) other file\(otherFiles == 1 ? "" : "s") (not Markdown or text) left out"))
         }
-    }
-
-    /// A note from one file. Files without an id get one derived from their path, so that
-    /// importing the same folder twice does not duplicate anything.
-    static func note(fromFile path: String, relativePath: String) throws -> Note {
-        let text = try NoteInput.decode(try FileSystem.read(path))
-        let parsed = try NoteDocument.parse(text)
-        let modified = Timestamp(milliseconds: FileSystem.modificationTime(path) ?? 0)
-        let created = parsed.created ?? parsed.updated ?? modified
-        let id = parsed.id ?? {
-            var generator = SeededGenerator(text: relativePath)
-            return NoteID(milliseconds: created.milliseconds, using: &generator)
-        }()
-        let body = NoteInput.normalizedBody(parsed.body)
-        let title = parsed.title ?? NoteText.title(from: body)
-        guard !body.isEmpty || !title.isEmpty else { throw NoteInputError.empty }
-        return Note(id: id, title: title, body: body, tags: (parsed.tags ?? []) + Tags.inText(body),
-                    created: created, updated: parsed.updated ?? max(created, modified))
     }
 }

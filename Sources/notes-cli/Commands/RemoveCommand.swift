@@ -28,12 +28,17 @@ struct RemoveCommand: NotesCommand {
             let id = try store.resolve(reference)
             if let note = try store.note(id), !notes.contains(where: { $0.id == id }) { notes.append(note) }
         }
+        // Links from the notes that stay will point at nothing: say so before and after.
+        let removed = Set(notes.map(\.id))
+        var linkingNotes = Set<NoteID>()
+        for note in notes { for link in try store.backlinks(to: note.id) where !removed.contains(link.source) { linkingNotes.insert(link.source) } }
+        let linked = linkingNotes.isEmpty ? "" : " (\(linkingNotes.count) other note\(linkingNotes.count == 1 ? " links" : "s link") to \(notes.count == 1 ? "it" : "them"))"
         if !force {
             guard context.terminal.stdinIsTerminal else {
                 throw CommandFailure("refusing to delete without confirmation; use 'notes rm -f' in scripts")
             }
             let what = notes.count == 1 ? "'\(notes[0].title)'" : "\(notes.count) notes"
-            guard context.terminal.confirm("Delete \(what)?") else {
+            guard context.terminal.confirm("Delete \(what)\(linked)?") else {
                 context.terminal.printError("Nothing deleted.")
                 return
             }
@@ -42,6 +47,9 @@ struct RemoveCommand: NotesCommand {
         for note in notes {
             try store.delete(note.id, at: now)
             context.terminal.printError("Deleted \(note.id.rawValue.prefix(13))  \(note.title)")
+        }
+        if !linkingNotes.isEmpty {
+            context.terminal.printError("Links from \(linkingNotes.count) note\(linkingNotes.count == 1 ? "" : "s") are broken now (unless another note has the name): see 'notes links --broken'.")
         }
     }
 }

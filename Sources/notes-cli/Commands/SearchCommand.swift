@@ -9,6 +9,8 @@ struct SearchCommand: NotesCommand {
         discussion: """
             Words must all match (stemmed: 'meeting' finds 'meetings'). Use "quoted phrases",
             prefix* terms, OR, NOT or -word. Titles, bodies, summaries and tasks are searched.
+            links:ID keeps the notes that link to the note ID (any unique prefix of its id),
+            -links:ID those that do not; alone, it lists them newest change first.
             """,
         options: [.tagFilter, .since, .until, .limit, .json],
         positionals: [PositionalSpec(name: "query", help: "What to look for.", repeating: true)]

@@ -5,7 +5,7 @@ import Storage
 struct ShowCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "show",
-        abstract: "Show a note and its analysis.",
+        abstract: "Show a note, its analysis, its links and backlinks.",
         options: [.json],
         positionals: [.noteID]
     )
@@ -42,5 +42,11 @@ struct ShowCommand: NotesCommand {
         }
         terminal.print()
         terminal.print(note.body)
+        let links = try store.links(from: id)
+        let backlinks = try store.backlinks(to: id)
+        if !links.isEmpty || !backlinks.isEmpty {
+            terminal.print()
+            for line in try terminal.linkLines(links: links, backlinks: backlinks, context: context) { terminal.print(line) }
+        }
     }
 }

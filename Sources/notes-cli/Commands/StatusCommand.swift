@@ -29,6 +29,8 @@ struct StatusCommand: NotesCommand {
                 ("notes", .int(counts.notes)),
                 ("deleted", .int(counts.deleted)),
                 ("tags", .int(counts.tags)),
+                ("links", .int(counts.links)),
+                ("broken_links", .int(counts.brokenLinks)),
                 ("pending_analysis", .int(pending)),
                 ("model", .string(unavailable.map { "unavailable: \($0)" } ?? "available")),
                 ("daemon_pid", daemon.map { .int(Int($0)) } ?? .null),
@@ -38,7 +40,7 @@ struct StatusCommand: NotesCommand {
         let terminal = context.terminal
         terminal.print("Notebook   \(context.home)")
         terminal.print("Database   \(context.databasePath) (schema \(schema))")
-        terminal.print("Notes      \(counts.notes) (\(counts.deleted) deleted), \(counts.tags) tags")
+        terminal.print("Notes      \(counts.notes) (\(counts.deleted) deleted), \(counts.tags) tags, \(counts.links) links (\(counts.brokenLinks) broken)")
         terminal.print("Analysis   \(pending) pending; model " + (unavailable.map { "unavailable: \($0)" } ?? "available"))
         terminal.print("Daemon     " + (daemon.map { "running (pid \($0))" } ?? "not running"))
     }

@@ -1,0 +1,104 @@
+// `notes links`: what a note links to and what links to it, or every broken link.
+import Notes
+import Storage
+
+struct LinksCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "links",
+        abstract: "List a note's links and backlinks, or every broken link.",
+        usage: "<id> [--json] | --broken [--json]",
+        discussion: """
+            [[Name]], [[Name|text]], [[Name#Heading]], ![[Name]] and relative Markdown links
+            [text](Other%20note.md) point at the note with that title, alias or file name (case and
+            accents ignored; of two with the same name, the one in the nearest folder). A link
+            keeps its note when that note's title changes; it is broken when no note answers to it.
+            """,
+        options: [
+            .flag("--broken", help: "List the links that point at no note."),
+            .json,
+        ],
+        positionals: [PositionalSpec(name: "id", help: "The note's id or any unique prefix of it.", optional: true)]
+    )
+
+    let reference: String?
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        json = arguments.has("json")
+        if arguments.has("broken") {
+            if let extra = arguments.positionals.first { throw UsageError(message: "--broken lists every note's broken links; unexpected '\(extra)'") }
+            reference = nil
+        } else {
+            reference = try arguments.requirePositionals(["id"])[0]
+        }
+    }
+
+    func run(_ context: Context) throws {
+        let store = try context.store()
+        let terminal = context.terminal
+        guard let reference else {
+            let broken = try store.brokenLinks()
+            if json {
+                terminal.emit(.array(broken.map { link in
+                    .object([("id", .string(link.source.rawValue)), ("title", .string(link.sourceTitle))] + link.jsonFields)
+                }))
+                return
+            }
+            if broken.isEmpty { terminal.printError("No broken links.") }
+            let short = try context.shortIDs(for: Array(Set(broken.map(\.source))))
+            for link in broken {
+                terminal.print(terminal.yellow(short[link.source] ?? link.source.rawValue) + "  " + link.sourceTitle + "  " + terminal.red(link.written))
+            }
+            return
+        }
+        let id = try store.resolve(reference)
+        guard let note = try store.note(id) else { throw NoteStoreError.notFound(reference) }
+        let links = try store.links(from: id)
+        let backlinks = try store.backlinks(to: id)
+        if json {
+            terminal.emit(.object([
+                ("id", .string(note.id.rawValue)), ("title", .string(note.title)),
+                ("links", .array(links.map { link in
+                    .object([("id", link.resolved.map { .string($0.rawValue) } ?? .null),
+                             ("title", link.resolvedTitle.map(JSON.string) ?? .null)] + link.jsonFields)
+                })),
+                ("backlinks", .array(backlinks.map { .object([("id", .string($0.source.rawValue)), ("title", .string($0.sourceTitle))] + $0.jsonFields) })),
+            ]))
+            return
+        }
+        terminal.print(terminal.bold(note.title))
+        for line in try terminal.linkLines(links: links, backlinks: backlinks, context: context) { terminal.print(line) }
+    }
+}
+
+extension StoredLink {
+    /// The link's form, without its shown text: `[[Name#Heading]]`, `![[Name]]`, `[…](Path.md)`.
+    var written: String {
+        let anchor = heading.map { "#" + $0 } ?? ""
+        return markdown ? (embed ? "!" : "") + "[…](" + target + ".md" + anchor + ")" : (embed ? "![[" : "[[") + target + anchor + "]]"
+    }
+
+    var jsonFields: [(String, JSON)] {
+        [("target", .string(target)), ("heading", heading.map(JSON.string) ?? .null), ("embed", .bool(embed)), ("markdown", .bool(markdown))]
+    }
+}
+
+extension Terminal {
+    /// A note's links, then its backlinks, one per line, for `notes links` and `notes show`.
+    func linkLines(links: [StoredLink], backlinks: [StoredLink], context: Context) throws -> [String] {
+        let short = try context.shortIDs(for: Array(Set(links.compactMap(\.resolved) + backlinks.map(\.source))))
+        var lines = [dim("Links (\(links.count))")]
+        for link in links {
+            if let target = link.resolved {
+                lines.append("  → " + link.written + "  " + yellow(short[target] ?? target.rawValue) + "  " + (link.resolvedTitle ?? ""))
+            } else {
+                lines.append("  → " + link.written + "  " + red("broken: no note has this name"))
+            }
+        }
+        lines.append(dim("Backlinks (\(backlinks.count))"))
+        for link in backlinks {
+            lines.append("  ← " + yellow(short[link.source] ?? link.source.rawValue) + "  " + link.sourceTitle + "  " + dim(link.written))
+        }
+        return lines
+    }
+}
