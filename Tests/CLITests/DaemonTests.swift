@@ -14,8 +14,7 @@ final class DaemonProcess {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Notebook.binary)
         process.arguments = ["daemon"] + arguments
-        var env = ["NOTES_HOME": notebook.home, "PATH": "/usr/bin:/bin", "HOME": notebook.root]
-        if let deps = ProcessInfo.processInfo.environment["NOTES_DEPS"] { env["NOTES_DEPS"] = deps }
+        var env = Notebook.environment(home: notebook.home, root: notebook.root)
         env.merge(environment) { $1 }
         process.environment = env
         process.standardError = FileHandle(forWritingAtPath: logPath)
@@ -45,7 +44,9 @@ final class DaemonProcess {
 }
 
 /// Analysis needs the real model, which CI installs; say so plainly when it is missing.
-let modelInstalled = FileManager.default.fileExists(atPath: (ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps") + "/default-model.gguf")
+let deps = ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps"
+let modelInstalled = FileManager.default.fileExists(atPath: deps + "/default-model.gguf")
+let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPath: deps + "/small-reader-model.gguf")
 
 @Suite(.serialized) struct DaemonTests {
     @Test func oneDaemonPerNotebookAndACleanStop() throws {
@@ -73,17 +74,16 @@ let modelInstalled = FileManager.default.fileExists(atPath: (ProcessInfo.process
     }
 
     @Test(.enabled(if: modelInstalled, "the default model is not installed (scripts/setup.sh installs it)"))
-    func picksUpNewNotesAndRefusesStaleResults() throws {
+    func picksUpNewAndEditedNotes() throws {
         let notebook = Notebook()
-        let daemon = try DaemonProcess(notebook, environment: ["NOTES_TEST_STORE_DELAY_MS": "1500"])
+        // (A result for text edited meanwhile is refused: AnalysisQueueTests, with a fake analyzer.)
+        let daemon = try DaemonProcess(notebook)
         defer { _ = daemon.stop() }
         #expect(daemon.waitForLog("model ready"))
         let id = try notebook.add("Call the dentist tomorrow at 9 #health")
-        #expect(daemon.waitForLog("analysing \(id.prefix(13))"))
-        // Edit while the daemon holds a result for the old text: that result must be refused.
-        #expect(try notebook.run(["edit", id, "--text", "Pay the electricity bill by Friday"]).status == 0)
-        #expect(daemon.waitForLog("changed while it was analysed"))
         #expect(daemon.waitForLog("analysed \(id.prefix(13))"))
+        #expect(try notebook.run(["edit", id, "--text", "Pay the electricity bill by Friday"]).status == 0)
+        #expect(daemon.waitForLog("analysed \(id.prefix(13))", count: 2))
         let note = try notebook.noteJSON(id)
         let analysis = try #require(note["analysis"] as? [String: Any])
         #expect(["work", "personal", "study", "health", "finance", "other"].contains(analysis["category"] as? String ?? ""))
@@ -122,6 +122,30 @@ let modelInstalled = FileManager.default.fileExists(atPath: (ProcessInfo.process
         #expect((try notebook.run(["list", "--json"]).json as? [Any])?.count == 6)
         #expect(try notebook.run(["tasks", "--json"]).status == 0)
         let status = try #require(try notebook.run(["status", "--json"]).json as? [String: Any])
+        #expect(status["pending_analysis"] as? Int == 0)
+    }
+
+    /// With a reading model (the small one: the behaviour, not the quality), a new note gets its
+    /// quick analysis first, then the model's.
+    @Test(.enabled(if: smallReaderInstalled, "the reading models are not installed (scripts/setup.sh installs them)"))
+    func aNewNoteGetsAQuickAnalysisThenTheFullOne() throws {
+        let notebook = Notebook()
+        let reader = ["NOTES_READER_MODEL": deps + "/small-reader-model.gguf"]
+        let daemon = try DaemonProcess(notebook, environment: reader)
+        defer { _ = daemon.stop() }
+        #expect(daemon.waitForLog("model ready"))
+        let id = try notebook.add("Printer toner is blinking. TODO: send the report to Ana by Friday")
+        #expect(daemon.waitForLog("analysed \(id.prefix(13)) (quick)"))
+        #expect(daemon.waitForLog("analysed \(id.prefix(13)) in"))
+        let analysis = try #require(try notebook.noteJSON(id)["analysis"] as? [String: Any])
+        #expect(analysis["stage"] as? String == "full")
+        let tasks = try #require(analysis["tasks"] as? [[String: Any]])
+        let report = try #require(tasks.first { ($0["text"] as? String)?.contains("send the report") == true })
+        #expect(report["due"] is String)
+        let listed = try #require(try notebook.run(["tasks", "--json"], environment: reader).json as? [[String: Any]])
+        #expect(listed.first?["due"] as? String == report["due"] as? String)
+        #expect(try notebook.run(["tasks", "--due", "someday"]).status == 64)
+        let status = try #require(try notebook.run(["status", "--json"], environment: reader).json as? [String: Any])
         #expect(status["pending_analysis"] as? Int == 0)
     }
 

@@ -13,7 +13,7 @@ final class NotesChild {
 
     init(_ notebook: Notebook, _ arguments: [String], environment: [String: String] = [:]) throws {
         stderrPath = notebook.root + "/child-\(UUID().uuidString.prefix(8)).err"
-        var env = ["NOTES_HOME": notebook.home, "PATH": "/usr/bin:/bin", "HOME": notebook.root, "LANG": "C.UTF-8"]
+        var env = Notebook.environment(home: notebook.home, root: notebook.root)
         env.merge(environment) { $1 }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

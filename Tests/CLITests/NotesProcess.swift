@@ -32,12 +32,20 @@ final class Notebook {
 
     var databasePath: String { home + "/notes.sqlite" }
 
+    /// What every `notes` the tests run sees. The reading model is off (the rules give tasks
+    /// and summaries) unless a test turns it on: it takes seconds a note.
+    static func environment(home: String, root: String) -> [String: String] {
+        var env = ["NOTES_HOME": home, "PATH": "/usr/bin:/bin", "HOME": root, "LANG": "C.UTF-8", "NOTES_READER_MODEL": "none"]
+        if let deps = ProcessInfo.processInfo.environment["NOTES_DEPS"] { env["NOTES_DEPS"] = deps }
+        return env
+    }
+
     @discardableResult
     func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> RunResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Notebook.binary)
         process.arguments = arguments
-        var env = ["NOTES_HOME": home, "PATH": "/usr/bin:/bin", "HOME": root, "LANG": "C.UTF-8"]
+        var env = Notebook.environment(home: home, root: root)
         env.merge(environment) { $1 }
         process.environment = env
         let output = Pipe(), errors = Pipe(), input = Pipe()

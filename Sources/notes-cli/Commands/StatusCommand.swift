@@ -20,6 +20,7 @@ struct StatusCommand: NotesCommand {
         let analyzer = try Analyzers.make(context: context)
         let pending = try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
         let unavailable = analyzer.unavailableReason()
+        let readerMissing = Analyzers.reader(context: context).missing
         let daemon = DaemonLock.runningPID(home: context.home)
         if json {
             context.terminal.emit(.object([
@@ -33,6 +34,7 @@ struct StatusCommand: NotesCommand {
                 ("broken_links", .int(counts.brokenLinks)),
                 ("pending_analysis", .int(pending)),
                 ("model", .string(unavailable.map { "unavailable: \($0)" } ?? "available")),
+                ("reader", .string(readerMissing.map { "unavailable: \($0)" } ?? "available")),
                 ("daemon_pid", daemon.map { .int(Int($0)) } ?? .null),
             ]))
             return
@@ -42,6 +44,7 @@ struct StatusCommand: NotesCommand {
         terminal.print("Database   \(context.databasePath) (schema \(schema))")
         terminal.print("Notes      \(counts.notes) (\(counts.deleted) deleted), \(counts.tags) tags, \(counts.links) links (\(counts.brokenLinks) broken)")
         terminal.print("Analysis   \(pending) pending; model " + (unavailable.map { "unavailable: \($0)" } ?? "available"))
+        if let readerMissing { terminal.print("Reading    unavailable: \(readerMissing); tasks and summaries come from the rules") }
         terminal.print("Daemon     " + (daemon.map { "running (pid \($0))" } ?? "not running"))
     }
 }
