@@ -317,17 +317,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     /// The user message: the dates the model needs for relative deadlines, then the note.
     public static func prompt(for note: Note, today: Timestamp) -> String {
-        var text = NoteText.fullText(title: note.title, body: note.body)
-        if text.utf8.count > maximumNoteBytes {
-            var kept = 0
-            var end = text.startIndex
-            for index in text.indices {
-                kept += text[index].utf8.count
-                if kept > maximumNoteBytes { break }
-                end = text.index(after: index)
-            }
-            text = String(text[..<end]) + "\n[the rest of the note is cut]"
-        }
+        let text = NoteReader.cut(NoteText.fullText(title: note.title, body: note.body), toBytes: maximumNoteBytes)
         return promptPrefix + note.created.day + "\nToday: " + today.day + "\nNote:\n" + text
     }
 

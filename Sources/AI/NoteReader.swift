@@ -110,13 +110,15 @@ public final class NoteReader: Sendable {
         return ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"][Int((days % 7 + 7) % 7)]
     }
 
-    static func cut(_ text: String) -> String {
-        guard text.utf8.count > maximumNoteBytes else { return text }
+    /// The text's first `limit` bytes of UTF-8 (whole characters), then a line saying the rest
+    /// was cut; bytes bound the token count, characters do not.
+    static func cut(_ text: String, toBytes limit: Int = maximumNoteBytes) -> String {
+        guard text.utf8.count > limit else { return text }
         var kept = 0
         var end = text.startIndex
         for index in text.indices {
             kept += text[index].utf8.count
-            if kept > maximumNoteBytes { break }
+            if kept > limit { break }
             end = text.index(after: index)
         }
         return String(text[..<end]) + "\n[the rest of the note is cut]"

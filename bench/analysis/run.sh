@@ -61,3 +61,16 @@ echo "== peer: llama-cpp-python JSON schema, model $(basename "$(readlink -f "$N
 tail -n 1 "$OUT/peer.log"
 python3 "$here/score.py" "${subset_args[@]}" --devset "$devset" "$OUT/peer.jsonl"
 python3 "$here/score.py" "${subset_args[@]}" --devset "$devset" --json "$OUT/peer.jsonl" > "$OUT/peer.score.json"
+
+# The reading model's own peer: llama-cpp-python's JSON-schema path with NoteReader's prompt, on
+# the first $PEER_READER_LIMIT held-out notes (about half a minute each on 2 cores).
+reader="${NOTES_READER_MODEL:-$NOTES_DEPS/reader-model.gguf}"
+if [ "$reader" != none ] && [ -f "$reader" ]; then
+    held="$OUT/held-out.jsonl"
+    python3 -c 'import json, sys; sys.path.insert(0, sys.argv[1]); from score import held_out
+for line in open(sys.argv[2], encoding="utf-8"):
+    if line.strip() and held_out(json.loads(line)["id"]): print(line, end="")' "$here" "$devset" > "$held"
+    echo "== reader peer: llama-cpp-python JSON schema, model $(basename "$(readlink -f "$reader")"), ${PEER_READER_LIMIT:-30} held-out notes"
+    "$python" "$here/peer_reader.py" --devset "$held" --out "$OUT/peer-reader.jsonl" --limit "${PEER_READER_LIMIT:-30}" --model "$reader" 2>> "$OUT/peer.log"
+    python3 "$here/score.py" --subset --devset "$held" "$OUT/peer-reader.jsonl"
+fi

@@ -83,7 +83,9 @@ struct AnalyzeCommand: NotesCommand {
             }
         } else {
             let stages: AnalysisQueue.Stages = quick ? .quickOnly : .fullOnly
-            while try { let partial = show(done + 1); return try waitFor { try await queue.step(stages, partial: partial) } }() {
+            while true {
+                let partial = show(done + 1)
+                guard try waitFor({ try await queue.step(stages, partial: partial) }) else { break }
                 if live { LiveLine.shared.finish() }
                 if let failure { throw failure }
             }

@@ -42,8 +42,10 @@ let prewarmStart = milliseconds()
 if !rulesOnly { try await analyzer.prewarm() }
 FileHandle.standardError.write(Data("prewarm: \(Int(milliseconds() - prewarmStart)) ms\n".utf8))
 
-FileManager.default.createFile(atPath: arguments[2], contents: nil)
-let output = FileHandle(forWritingAtPath: arguments[2])!
+guard FileManager.default.createFile(atPath: arguments[2], contents: nil), let output = FileHandle(forWritingAtPath: arguments[2]) else {
+    FileHandle.standardError.write(Data("cannot write \(arguments[2])\n".utf8))
+    exit(1)
+}
 for (index, dev) in notes.enumerated() {
     let created = Timestamp(iso8601: dev.created)!
     var generator = SeededGenerator(text: dev.id)
