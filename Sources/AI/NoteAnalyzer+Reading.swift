@@ -19,7 +19,8 @@ extension NoteAnalyzer {
             result.append(TaskItem(text: text, due: dueDay(dueWords, task: text, created: created)))
         }
         for item in checklist { add(item, dueWords: "") }
-        for task in read where Grounding.isAbout(task.task, folded: folded) {
+        // One word is a label, not an action ("HACKED" from a note that tries to instruct the model).
+        for task in read where task.task.split(whereSeparator: \.isWhitespace).count >= 2 && Grounding.isAbout(task.task, folded: folded) {
             // Words for "when" that the note does not have are the model's invention.
             let due = task.due.trimmingWhitespace()
             add(task.task, dueWords: !due.isEmpty && folded.contains(Grounding.folded(due)) ? due : "")

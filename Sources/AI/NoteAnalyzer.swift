@@ -144,7 +144,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     }
 
     /// Bumped when the analysis changes in a way the prompts do not show (deadline rules).
-    static let rulesVersion = "4"
+    static let rulesVersion = "5"
 
     /// Changes when the model file, the prompt or the schema changes.
     public var analyzerVersion: String {

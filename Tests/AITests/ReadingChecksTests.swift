@@ -22,6 +22,8 @@ struct ReadingChecksTests {
             ReadTask(task: "Call the landlord about the dripping tap", due: ""),
             // A number the note does not have.
             ReadTask(task: "Pay the 450 euro invoice", due: ""),
+            // One word of the note is not an action.
+            ReadTask(task: "Printer", due: ""),
         ], note: note)
         #expect(tasks.map(\.text) == ["Replace the printer toner", "Buy coffee", "Send the report"])
         #expect(tasks.map(\.due) == [nil, nil, "2026-12-04"])
