@@ -148,11 +148,14 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     /// Changes when the model file, the prompt or the schema changes.
     public var analyzerVersion: String {
-        // The file's size stands for its identity: cheap (no load), and it differs between models.
-        let identity = FileSystem.identity(of: model.configuration.modelPath).map { String($0.size) } ?? "missing"
-        return modelName + "@" + identity + "/" + NoteAnalyzer.fingerprint + (summaries == .model ? "/generated" : "")
-            + (reader.map { "+" + NoteAnalyzer.name(of: $0.model) + "@" + (FileSystem.identity(of: $0.model.configuration.modelPath).map { String($0.size) } ?? "missing")
+        NoteAnalyzer.name(of: model) + "@" + NoteAnalyzer.identity(of: model) + "/" + NoteAnalyzer.fingerprint + (summaries == .model ? "/generated" : "")
+            + (reader.map { "+" + NoteAnalyzer.name(of: $0.model) + "@" + NoteAnalyzer.identity(of: $0.model)
                 + "/" + NoteAnalyzer.readerFingerprint + (ruleTasks == .all ? "/rules" : "") } ?? "")
+    }
+
+    /// The file's size stands for its identity: cheap (no load), and it differs between models.
+    static func identity(of model: LanguageModel) -> String {
+        FileSystem.identity(of: model.configuration.modelPath).map { String($0.size) } ?? "missing"
     }
 
     static let readerFingerprint = String(ContentHash.of([NoteReader.instructions, NoteReading.generationSchema.jsonSchema.jsonString,
@@ -205,7 +208,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
             let reading = try await reader.read(note, summary: own == nil)
             let rules = ruleTasks == .all ? NoteAnalyzer.tasks(in: note.body) : NoteAnalyzer.checklistItems(in: note.body)
             let tasks = NoteAnalyzer.tasks(checklist: rules, read: reading.tasks, note: note)
-            let pressing = Deadlines.read(note.body, created: note.created.milliseconds.floorDays, today: today.milliseconds.floorDays).isPressing
+            let pressing = NoteAnalyzer.isPressing(note, today: today)
             let summary = own ?? NoteAnalyzer.summary(read: reading.summary, note: note)
             let analysis = Analysis(category: category, urgency: NoteAnalyzer.urgency(tasks: tasks, pressing: pressing, today: today),
                                     tasks: tasks, summary: summary, model: modelName, analyzedAt: today,
@@ -233,10 +236,15 @@ public final class NoteAnalyzer: NoteAnalyzing {
     public func quickAnalysis(_ note: Note, today: Timestamp) async throws -> Analysis {
         let category = try await category(of: note)
         let tasks = NoteAnalyzer.tasks(checklist: NoteAnalyzer.tasks(in: note.body), read: [], note: note)
-        let pressing = Deadlines.read(note.body, created: note.created.milliseconds.floorDays, today: today.milliseconds.floorDays).isPressing
+        let pressing = NoteAnalyzer.isPressing(note, today: today)
         return Analysis(category: category, urgency: NoteAnalyzer.urgency(tasks: tasks, pressing: pressing, today: today), tasks: tasks,
                         summary: NoteAnalyzer.extract(from: note.body), model: modelName, analyzedAt: today,
                         analyzerVersion: analyzerVersion, contentHash: note.contentHash, stage: .quick)
+    }
+
+    /// "Urgent", "asap", "emergency" anywhere in the note.
+    static func isPressing(_ note: Note, today: Timestamp) -> Bool {
+        Deadlines.read(note.body, created: note.created.milliseconds.floorDays, today: today.milliseconds.floorDays).isPressing
     }
 
     private func category(of note: Note) async throws -> Category {
