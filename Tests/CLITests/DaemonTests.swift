@@ -125,6 +125,18 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         #expect(status["pending_analysis"] as? Int == 0)
     }
 
+    /// A backlog is logged on the way, with its pace and the time left, and when it is done.
+    @Test(.enabled(if: modelInstalled, "the default model is not installed (scripts/setup.sh installs it)"))
+    func aBacklogIsLoggedWithItsPace() throws {
+        let notebook = Notebook()
+        for index in 0..<12 { _ = try notebook.add("Note \(index): water the plants on Sunday") }
+        let result = try notebook.run(["daemon", "--once"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("backlog: 10/12, "), "\(result.stderr)")
+        #expect(result.stderr.contains(" notes/min, "))
+        #expect(result.stderr.contains("backlog done: 12 notes, "))
+    }
+
     /// With a reading model (the small one: the behaviour, not the quality), a new note gets its
     /// quick analysis first, then the model's.
     @Test(.enabled(if: smallReaderInstalled, "the reading models are not installed (scripts/setup.sh installs them)"))

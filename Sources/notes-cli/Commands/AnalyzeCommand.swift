@@ -70,8 +70,9 @@ struct AnalyzeCommand: NotesCommand {
             done += 1
             progress.update(done)
         }
+        let throughput = Throughput(total: total, started: Clock.now().milliseconds)
         func show(_ index: Int) -> (@Sendable (String) -> Void)? {
-            let counter = "[\(index)/\(total)] "
+            let counter = "[" + (total == 1 ? "1/1" : throughput.report(done: index - 1, now: Clock.now().milliseconds)) + "] "
             return live ? { @Sendable (text: String) in LiveLine.shared.show(counter + text) } : nil
         }
         if let ids {

@@ -155,6 +155,46 @@ struct AnalysisWorker {
     /// Analyses one note (a quick analysis before any full one); false when nothing is pending.
     func analyzeNext() throws -> Bool {
         let queue = self.queue
-        return try waitFor { try await queue.step(.both) }
+        let worked = try waitFor { try await queue.step(.both) }
+        try backlog.noteWorked(worked, pending: queue.pendingCount(), log: log)
+        return worked
+    }
+
+    private let backlog = Backlog()
+}
+
+/// A log line on the way through a backlog (more than one note pending): every
+/// `everyNotes` notes or `everyMilliseconds`, with the pace and the time left; notes added
+/// meanwhile join it.
+final class Backlog {
+    static let everyNotes = 10
+    static let everyMilliseconds: Int64 = 60_000
+    private var throughput: Throughput?
+    private var done = 0
+    private var pending = 0
+    private var lastLine: (done: Int, at: Int64) = (0, 0)
+
+    func noteWorked(_ worked: Bool, pending now: Int, log: DaemonLog) {
+        let time = Clock.now().milliseconds
+        guard worked else {
+            if let throughput, done > 0, let pace = throughput.notesPerMinute(done: done, now: time) {
+                log.info("backlog done: \(done) notes, \(Throughput.pace(pace)) notes/min")
+            }
+            throughput = nil
+            return
+        }
+        guard let current = throughput else {
+            // The note just analysed was the first of the backlog.
+            if now > 0 { (throughput, done, pending, lastLine) = (Throughput(total: now + 1, started: time), 1, now, (0, time)) }
+            return
+        }
+        if now < pending { done += pending - now }
+        let total = done + now
+        pending = now
+        let work = total == current.total ? current : Throughput(total: total, started: current.started)
+        throughput = work
+        guard done - lastLine.done >= Backlog.everyNotes || time - lastLine.at >= Backlog.everyMilliseconds else { return }
+        lastLine = (done, time)
+        log.info("backlog: " + work.report(done: done, now: time))
     }
 }
