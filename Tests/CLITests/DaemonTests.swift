@@ -125,6 +125,25 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         #expect(status["pending_analysis"] as? Int == 0)
     }
 
+    /// After --keep-alive without work the model is unloaded; the next note wakes it and is
+    /// analysed as usual. A duration it cannot read is a usage error.
+    @Test(.enabled(if: modelInstalled, "the default model is not installed (scripts/setup.sh installs it)"))
+    func theModelSleepsWhenIdleAndWakesForTheNextNote() throws {
+        let notebook = Notebook()
+        let wrong = try notebook.run(["daemon", "--keep-alive", "soon"])
+        #expect(wrong.status == 64 && wrong.stderr.contains("--keep-alive takes a duration"), "\(wrong.stderr)")
+        let daemon = try DaemonProcess(notebook, arguments: ["--keep-alive", "1s"])
+        defer { _ = daemon.stop() }
+        let first = try notebook.add("Call the dentist tomorrow")
+        #expect(daemon.waitForLog("analysed \(first.prefix(13)) in"))
+        #expect(daemon.waitForLog("no work for 1 s: the model sleeps"))
+        let second = try notebook.add("Pay the gas bill by Friday")
+        #expect(daemon.waitForLog("a change brings work: the model wakes"))
+        #expect(daemon.waitForLog("model ready", count: 2))
+        #expect(daemon.waitForLog("analysed \(second.prefix(13)) in"))
+        #expect(try notebook.noteJSON(second)["analysis"] is [String: Any])
+    }
+
     /// A backlog is logged on the way, with its pace and the time left, and when it is done.
     @Test(.enabled(if: modelInstalled, "the default model is not installed (scripts/setup.sh installs it)"))
     func aBacklogIsLoggedWithItsPace() throws {

@@ -10,10 +10,12 @@ struct DaemonCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "daemon",
         abstract: "Analyse new and changed notes in the background.",
-        usage: "[status] [--once] [--sync-interval <seconds>] [--json]",
+        usage: "[status] [--once] [--keep-alive <duration>] [--sync-interval <seconds>] [--json]",
         discussion: """
             Prewarms the model, then analyses every note that has no analysis of its current text,
-            oldest change first, and waits for changes without polling. With a sync remote, it also
+            oldest change first, and waits for changes without polling. After --keep-alive without
+            work (5 minutes unless said) the model sleeps: it is unloaded and its memory given
+            back until the next change brings work. With a sync remote, it also
             syncs on an interval and shortly after local changes. One daemon per notebook.
             SIGTERM or SIGINT stops it cleanly; after a crash or kill -9 the next start resumes.
             'notes daemon status' tells whether one runs and how many notes are pending.
@@ -21,6 +23,7 @@ struct DaemonCommand: NotesCommand {
             """,
         options: [
             .flag("--once", help: "Analyse what is pending, then exit."),
+            .value("--keep-alive", placeholder: "duration", help: "Unload the model after this long without work: 5m (the default), 90s, 1h, 0, or forever."),
             .value("--sync-interval", placeholder: "seconds", help: "With a sync remote: sync this often (default 300), and 10 s after local changes."),
             .json,
         ],
@@ -31,6 +34,7 @@ struct DaemonCommand: NotesCommand {
     let once: Bool
     let json: Bool
     let syncInterval: Int64
+    let keepAlive: KeepAlive
 
     init(arguments: ParsedArguments) throws(UsageError) {
         switch arguments.positionals {
@@ -45,6 +49,12 @@ struct DaemonCommand: NotesCommand {
             syncInterval = seconds * 1000
         } else {
             syncInterval = 300_000
+        }
+        if let text = arguments.value("keep-alive") {
+            guard let keepAlive = KeepAlive(text) else { throw UsageError(message: "--keep-alive takes a duration such as 5m, 90s, 1h, 0 or forever, not '\(text)'") }
+            self.keepAlive = keepAlive
+        } else {
+            keepAlive = .standard
         }
         if json, !statusOnly { throw UsageError(message: "--json goes with 'notes daemon status'") }
     }
@@ -63,13 +73,15 @@ struct DaemonCommand: NotesCommand {
         var syncer = AutoSync(context: context, log: log, interval: syncInterval)
         var waitingReason: String?
         var nextAvailabilityCheck: Int64 = 0
+        var lastWork = Clock.now().milliseconds
+        var asleep = false
         while true {
             if let signal = watcher.pendingSignal() {
                 log.info("stopping on signal \(signal)")
                 break
             }
             let now = Clock.now().milliseconds
-            if !worker.ready, now >= nextAvailabilityCheck {
+            if !worker.ready, !asleep, now >= nextAvailabilityCheck {
                 if let reason = analyzer.unavailableReason() {
                     if reason != waitingReason {
                         log.warning("waiting for the model: \(reason); \(try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)) notes pending")
@@ -81,9 +93,21 @@ struct DaemonCommand: NotesCommand {
                 }
             }
             if !once { try syncer.runIfDue(store: store) }
-            if worker.ready, try worker.analyzeNext() { continue }
+            if worker.ready, try worker.analyzeNext() {
+                lastWork = Clock.now().milliseconds
+                continue
+            }
             if once { break }
-            let deadlines = [once ? nil : syncer.nextDeadline, worker.ready ? nil : nextAvailabilityCheck].compactMap { $0 }
+            if worker.ready, keepAlive.shouldSleep(lastWork: lastWork, now: Clock.now().milliseconds) {
+                // A new analyzer holds no model until it is prewarmed; the old one's memory goes.
+                analyzer = try Analyzers.make(context: context, corrections: corrections)
+                worker = AnalysisWorker(store: store, analyzer: analyzer, log: log)
+                asleep = true
+                DaemonCommand.giveMemoryBack()
+                log.info("no work for \(keepAlive.description): the model sleeps (unloaded) until a change brings work")
+            }
+            let sleepTime = worker.ready ? keepAlive.sleepTime(lastWork: lastWork) : nil
+            let deadlines = [once ? nil : syncer.nextDeadline, worker.ready || asleep ? nil : nextAvailabilityCheck, sleepTime].compactMap { $0 }
             let timeout = deadlines.min().map { Int32(clamping: max(0, $0 - Clock.now().milliseconds)) } ?? -1
             switch watcher.wait(milliseconds: timeout) {
             case let .signal(signal):
@@ -91,6 +115,11 @@ struct DaemonCommand: NotesCommand {
                 return log.info("stopped")
             case .changed:
                 try syncer.noteLocalChange(store: store)
+                if asleep, try worker.queue.pendingCount() > 0 {
+                    asleep = false
+                    lastWork = Clock.now().milliseconds
+                    log.info("a change brings work: the model wakes")
+                }
                 // A category set by hand (`notes set`) is an example for the next notes.
                 let latest = Analyzers.corrections(store: store)
                 if !latest.elementsEqual(corrections, by: ==) {
@@ -104,6 +133,15 @@ struct DaemonCommand: NotesCommand {
             }
         }
         log.info("stopped")
+    }
+
+    /// Freed model memory stays in the process's heap unless it is handed back: glibc's
+    /// `malloc_trim`, looked up because no Swift module exports it (and other C libraries lack it).
+    static func giveMemoryBack() {
+        #if canImport(Glibc)
+        typealias Trim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
+        #endif
     }
 
     private func printStatus(_ context: Context) throws {
@@ -155,46 +193,45 @@ struct AnalysisWorker {
     /// Analyses one note (a quick analysis before any full one); false when nothing is pending.
     func analyzeNext() throws -> Bool {
         let queue = self.queue
+        let before = try queue.pendingCount()
         let worked = try waitFor { try await queue.step(.both) }
-        try backlog.noteWorked(worked, pending: queue.pendingCount(), log: log)
+        try backlog.step(worked: worked, pendingBefore: before, pendingAfter: queue.pendingCount(), log: log)
         return worked
     }
 
     private let backlog = Backlog()
 }
 
-/// A log line on the way through a backlog (more than one note pending): every
-/// `everyNotes` notes or `everyMilliseconds`, with the pace and the time left; notes added
-/// meanwhile join it.
+/// A log line on the way through a backlog (two notes or more pending): every `everyNotes`
+/// notes or `everyMilliseconds`, with the pace and the time left, and one when it is done.
+/// Notes added meanwhile join it.
 final class Backlog {
     static let everyNotes = 10
     static let everyMilliseconds: Int64 = 60_000
     private var throughput: Throughput?
     private var done = 0
-    private var pending = 0
     private var lastLine: (done: Int, at: Int64) = (0, 0)
 
-    func noteWorked(_ worked: Bool, pending now: Int, log: DaemonLog) {
-        let time = Clock.now().milliseconds
+    func step(worked: Bool, pendingBefore: Int, pendingAfter: Int, log: DaemonLog) {
+        let now = Clock.now().milliseconds
         guard worked else {
-            if let throughput, done > 0, let pace = throughput.notesPerMinute(done: done, now: time) {
+            if let throughput, done > 0, let pace = throughput.notesPerMinute(done: done, now: now) {
                 log.info("backlog done: \(done) notes, \(Throughput.pace(pace)) notes/min")
             }
             throughput = nil
             return
         }
-        guard let current = throughput else {
-            // The note just analysed was the first of the backlog.
-            if now > 0 { (throughput, done, pending, lastLine) = (Throughput(total: now + 1, started: time), 1, now, (0, time)) }
-            return
+        if throughput == nil {
+            guard pendingBefore >= 2 else { return }
+            (throughput, done, lastLine) = (Throughput(total: pendingBefore, started: now), 0, (0, now))
         }
-        if now < pending { done += pending - now }
-        let total = done + now
-        pending = now
-        let work = total == current.total ? current : Throughput(total: total, started: current.started)
+        guard let current = throughput else { return }
+        // A quick analysis leaves the note pending for its full one.
+        done += max(0, pendingBefore - pendingAfter)
+        let work = Throughput(total: done + pendingAfter, started: current.started)
         throughput = work
-        guard done - lastLine.done >= Backlog.everyNotes || time - lastLine.at >= Backlog.everyMilliseconds else { return }
-        lastLine = (done, time)
-        log.info("backlog: " + work.report(done: done, now: time))
+        guard done - lastLine.done >= Backlog.everyNotes || now - lastLine.at >= Backlog.everyMilliseconds else { return }
+        lastLine = (done, now)
+        log.info("backlog: " + work.report(done: done, now: now))
     }
 }
