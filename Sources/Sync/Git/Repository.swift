@@ -205,11 +205,14 @@ public final class Repository {
         }
         let message = api.git_commit_message(commit).map { String(cString: $0) } ?? ""
         return CommitInfo(id: id, tree: tree, parents: parents,
-                          time: Timestamp(milliseconds: Int64(api.git_commit_time(commit)) * 1000), message: message)
+                          time: Timestamp(milliseconds: Int64(api.git_commit_time(commit)) * 1000),
+                          timeOffset: api.git_commit_time_offset(commit), message: message)
     }
 
-    /// Writes a commit object without moving any ref.
-    public func createCommit(tree: ObjectID, parents: [ObjectID], message: String) throws(GitError) -> ObjectID {
+    /// Writes a commit object without moving any ref; `time` (seconds and minutes east of UTC)
+    /// is now when nil. Author and committer are both "notes <notes@localhost>".
+    public func createCommit(tree: ObjectID, parents: [ObjectID], message: String,
+                             time: (seconds: Int64, offset: Int32)? = nil) throws(GitError) -> ObjectID {
         var treeOID = tree.oid
         var treeObject: OpaquePointer?
         try check(api, "git_tree_lookup", api.git_tree_lookup(&treeObject, handle, &treeOID))
@@ -223,7 +226,11 @@ public final class Repository {
             parentObjects.append(object)
         }
         var signature: UnsafeMutablePointer<git_signature>?
-        try check(api, "git_signature_now", api.git_signature_now(&signature, "notes", "notes@localhost"))
+        if let time {
+            try check(api, "git_signature_new", api.git_signature_new(&signature, "notes", "notes@localhost", time.seconds, time.offset))
+        } else {
+            try check(api, "git_signature_now", api.git_signature_now(&signature, "notes", "notes@localhost"))
+        }
         defer { api.git_signature_free(signature) }
         var out = git_oid()
         let rc = parentObjects.withUnsafeMutableBufferPointer { buffer in
@@ -282,6 +289,20 @@ public final class Repository {
         try check(api, expected == nil ? "git_reference_create" : "git_reference_create_matching", rc)
         api.git_reference_free_if_needed(reference)
         return .updated
+    }
+
+    /// Every ref's full name (`refs/heads/main`, ...).
+    public func referenceNames() throws(GitError) -> [String] {
+        var names = git_strarray()
+        try check(api, "git_reference_list", api.git_reference_list(&names, handle))
+        defer { api.git_strarray_dispose(&names) }
+        return (0..<names.count).compactMap { names.strings[$0].map { String(cString: $0) } }
+    }
+
+    /// Points HEAD at `branch`, which may not exist yet ("the HEAD will be attached to an
+    /// unborn branch").
+    public func setHead(_ branch: String) throws(GitError) {
+        try check(api, "git_repository_set_head", api.git_repository_set_head(handle, branch))
     }
 
     public func removeReference(_ name: String) throws(GitError) {
@@ -345,6 +366,8 @@ public struct CommitInfo: Sendable {
     public let tree: ObjectID
     public let parents: [ObjectID]
     public let time: Timestamp
+    /// Minutes east of UTC of the commit's time.
+    public let timeOffset: Int32
     public let message: String
 }
 
