@@ -100,8 +100,8 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
             "wrong passphrase for the encrypted remote '\(remote)' (its key check does not match); nothing was changed"
         case let .passphraseNeeded(remote):
             """
-            the remote '\(remote)' is encrypted and this machine has no key for it; nothing was changed. Run \
-            'notes sync' on a terminal to type the passphrase, or set NOTES_PASSPHRASE_FILE to a file holding it
+            the remote '\(remote)' is encrypted and this machine has no key for it; nothing was changed. Run the \
+            command on a terminal to type the passphrase, or set NOTES_PASSPHRASE_FILE to a file holding it
             """
         case let .passphrase(message): message
         case let .remoteIsEncrypted(remote, url):
