@@ -81,8 +81,9 @@ import Testing
         notes[7].updated = factory.now()
         a.notebook.put(notes[7])
         try a.sync()
-        // The note's sealed file, its folder, the root and the commit: nothing for the 49 others.
-        #expect(try count() - before == 4)
+        // The note's sealed file, its bucket, its folder, the root and the commit: nothing for
+        // the 49 others.
+        #expect(try count() - before == 5)
         // Sealing is a function of the commit: the same plaintext commit seals to the same one.
         let tip = try #require(try a.engine.repository.reference(SyncEngine.branch))
         let sealer = try #require(a.engine.sealers["origin"])
@@ -220,15 +221,20 @@ import Testing
         var tree = commit.tree
         var message = commit.message
         if part == "file" {
-            var root = try server.treeEntries(commit.tree)
-            let (folderName, folder) = try #require(root.first { $0.value.isTree })
-            var files = try server.treeEntries(folder.id)
-            let (fileName, file) = try #require(files.first)
-            var bytes = try server.blob(file.id)
-            bytes[bytes.count / 2] ^= 1
-            files[fileName] = TreeEntry(id: try server.writeBlob(bytes), isTree: false)
-            root[folderName] = TreeEntry(id: try server.writeTree(files), isTree: true)
-            tree = try server.writeTree(root)
+            // Down the first folder to a file: a folder's sealed entries sit in buckets.
+            func flipping(_ tree: ObjectID) throws -> ObjectID {
+                var entries = try server.treeEntries(tree)
+                let (name, entry) = try #require(entries.sorted { $0.key < $1.key }.first { $0.value.isTree || $0.key != "notes-encrypted" })
+                if entry.isTree {
+                    entries[name] = TreeEntry(id: try flipping(entry.id), isTree: true)
+                } else {
+                    var bytes = try server.blob(entry.id)
+                    bytes[bytes.count / 2] ^= 1
+                    entries[name] = TreeEntry(id: try server.writeBlob(bytes), isTree: false)
+                }
+                return try server.writeTree(entries)
+            }
+            tree = try flipping(commit.tree)
         } else {
             message = message.replacingOccurrences(of: "A", with: "B")
         }

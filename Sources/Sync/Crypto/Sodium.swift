@@ -9,7 +9,7 @@ enum Sodium {
     }
 
     // Written once, before the first read, and never changed: safe to share.
-    nonisolated(unsafe) private static let shared: Result<notes_sodium_api, SyncError> = {
+    private static let shared: Result<notes_sodium_api, SyncError> = {
         var message = [CChar](repeating: 0, count: 512)
         guard let pointer = notes_sodium_open(&message, message.count) else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

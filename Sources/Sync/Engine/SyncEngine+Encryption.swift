@@ -117,15 +117,16 @@ extension SyncEngine {
         return sealer
     }
 
-    /// Fetches `remote` and leaves its branch, as plaintext, in `trackingRef`. An encrypted
-    /// remote's sealed commits are checked and opened here; a remote that is not what it was
-    /// added as (plain or encrypted) is refused with the tracking ref as it was.
-    func fetch(_ remote: RemoteInfo, options: SyncOptions) throws(SyncError) {
+    /// Fetches `remote` and returns its branch's tip as plaintext. An encrypted remote's
+    /// sealed commits are checked and opened here (their objects are stored, and the tracking
+    /// ref moved, by `storeObjects`); a remote that is not what it was added as (plain or
+    /// encrypted) is refused with the tracking ref as it was.
+    func fetch(_ remote: RemoteInfo, options: SyncOptions) throws(SyncError) -> ObjectID? {
         let tracking = Self.trackingRef(remote.name)
         guard remote.encrypted else {
             let before = try gitCall { () throws(GitError) in try repository.reference(tracking) }
             try repository.fetch(remote: remote.name, credentials: options.credentials)
-            guard let tip = try gitCall({ () throws(GitError) in try repository.reference(tracking) }) else { return }
+            guard let tip = try gitCall({ () throws(GitError) in try repository.reference(tracking) }) else { return nil }
             let root = try gitCall { () throws(GitError) in try repository.commit(tip).tree }
             if try gitCall({ () throws(GitError) in try repository.treeEntry(root, named: KeyParameters.fileName) }) != nil {
                 try gitCall { () throws(GitError) in
@@ -135,36 +136,48 @@ extension SyncEngine {
                 }
                 throw .remoteIsEncrypted(remote: remote.name, url: remote.url)
             }
-            return
+            return tip
         }
         try repository.fetch(remote: remote.name, credentials: options.credentials)
         guard let sealedTip = try gitCall({ () throws(GitError) in try repository.reference(Self.sealedTrackingRef(remote.name)) }) else {
             _ = try sealer(for: remote.name, header: nil, options: options)
-            try gitCall { () throws(GitError) in try repository.removeReference(tracking) }
-            return
+            openedTips[remote.name] = .some(nil)
+            return nil
         }
         let header = try keyParameters(ofSealed: sealedTip, remote: remote.name)
-        let sealer = try sealer(for: remote.name, header: header, options: options)
-        let plain = try sealer.open(sealedTip)
-        // The tracking ref names the opened commit: its objects go to disk first.
-        try gitCall { () throws(GitError) in try repository.writeObjects() }
-        sealer.save()
-        try gitCall { () throws(GitError) in try repository.setReference(tracking, to: plain, message: "notes sync: opened") }
+        let plain = try sealer(for: remote.name, header: header, options: options).open(sealedTip)
+        openedTips[remote.name] = plain
+        return plain
     }
 
-    /// What a push sends for `commit`: itself to a plain remote; to an encrypted one, its
-    /// sealed commit (made and stored now), from its own ref, replacing the sealed tip fetched.
-    func outgoing(_ commit: ObjectID, to remote: RemoteInfo, replacing expected: ObjectID?) throws(SyncError)
-        -> (source: String, commit: ObjectID, expected: ObjectID?) {
-        guard remote.encrypted else { return (Self.branch, commit, expected) }
-        let sealer = try sealer(for: remote.name, header: nil, options: SyncOptions())
-        let sealed = try sealer.seal(commit)
+    /// Writes the objects made since the last call as one pack, then what names them: an
+    /// encrypted remote's commit map and its opened tip's tracking ref.
+    func storeObjects(_ remote: RemoteInfo) throws(SyncError) {
         try gitCall { () throws(GitError) in try repository.writeObjects() }
-        sealer.save()
-        let source = Self.sealedOutgoingRef(remote.name)
-        try gitCall { () throws(GitError) in try repository.setReference(source, to: sealed, message: "notes sync: sealed") }
+        guard remote.encrypted else { return }
+        sealers[remote.name]?.save()
+        guard let opened = openedTips.removeValue(forKey: remote.name) else { return }
+        try gitCall { () throws(GitError) in
+            if let opened { try repository.setReference(Self.trackingRef(remote.name), to: opened, message: "notes sync: opened") } else {
+                try repository.removeReference(Self.trackingRef(remote.name))
+            }
+        }
+    }
+
+    /// What a push sends: a plaintext commit to a plain remote; to an encrypted one, its
+    /// sealed commit (made now, stored by `storeObjects`), from a ref of its own, replacing the
+    /// sealed tip fetched.
+    struct Outgoing {
+        let source: String
+        let commit: ObjectID
+        let expected: ObjectID?
+    }
+
+    func outgoing(_ commit: ObjectID, to remote: RemoteInfo, replacing expected: ObjectID?) throws(SyncError) -> Outgoing {
+        guard remote.encrypted else { return Outgoing(source: Self.branch, commit: commit, expected: expected) }
+        let sealed = try sealer(for: remote.name, header: nil, options: SyncOptions()).seal(commit)
         let sealedExpected = try gitCall { () throws(GitError) in try repository.reference(Self.sealedTrackingRef(remote.name)) }
-        return (source, sealed, sealedExpected)
+        return Outgoing(source: Self.sealedOutgoingRef(remote.name), commit: sealed, expected: sealedExpected)
     }
 }
 

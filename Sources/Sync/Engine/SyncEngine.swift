@@ -17,6 +17,8 @@ public final class SyncEngine {
     var removedLocks: [GitLockFile] = []
     /// Each encrypted remote's key and commit map, once used.
     var sealers: [String: Sealer] = [:]
+    /// An encrypted remote's opened tip, for its tracking ref once its objects are on disk.
+    var openedTips: [String: ObjectID?] = [:]
 
     static let branch = "refs/heads/main"
     static func trackingRef(_ remote: String) -> String { "refs/remotes/\(remote)/main" }
@@ -71,8 +73,7 @@ public final class SyncEngine {
             }
 
             try step(.fetch)
-            try fetch(info, options: options)
-            let theirs = try gitCall { () throws(GitError) in try repository.reference(Self.trackingRef(remote)) }
+            let theirs = try fetch(info, options: options)
             try checkNotRewritten(remote: remote, tip: theirs)
 
             try step(.merge)
@@ -81,8 +82,12 @@ public final class SyncEngine {
             conflicted += outcome.conflicted
 
             try step(.import)
-            // The checkpoint, the refs and the push below name these objects: store them first.
-            try gitCall { () throws(GitError) in try repository.writeObjects() }
+            // The checkpoint, the refs and the push below name these objects: store them first,
+            // with the sealed commit an encrypted remote will be sent (one pack, one fsync).
+            let sending = try outcome.commit.flatMap { result throws(SyncError) in
+                result == theirs ? nil : try outgoing(result, to: info, replacing: theirs)
+            }
+            try storeObjects(info)
             if let result = outcome.commit {
                 let records = try importRecords(from: ours, to: outcome.tree, allowDeletes: options.allowDeletes)
                 do {
@@ -108,8 +113,8 @@ public final class SyncEngine {
             try gitCall { () throws(GitError) in try repository.setReference(Self.branch, to: result, message: "notes sync") }
 
             try step(.push)
-            if result != theirs {
-                guard try push(result, to: info, replacing: theirs, options: options) else {
+            if let sending {
+                guard try push(sending, to: info, options: options) else {
                     // Someone pushed first: fetch and merge again, after a short random pause
                     // so two machines do not keep colliding in step.
                     usleep(UInt32.random(in: 5_000...25_000) * UInt32(attempt))
@@ -119,9 +124,9 @@ public final class SyncEngine {
             // A push to a path remote is not compare-and-swap in libgit2 1.5: another machine
             // may have overwritten ours. Only a fetched tip that contains our commit counts.
             try step(.verify)
-            try fetch(info, options: options)
-            if let tip = try gitCall({ () throws(GitError) in try repository.reference(Self.trackingRef(remote)) }),
-               try gitCall({ () throws(GitError) in try repository.contains(tip, ancestor: result) }) {
+            let tip = try fetch(info, options: options)
+            try storeObjects(info)
+            if let tip, try gitCall({ () throws(GitError) in try repository.contains(tip, ancestor: result) }) {
                 try gitCall { () throws(GitError) in try repository.setReference(Self.syncedRef(remote), to: tip, message: "notes sync") }
                 return summary(commit: result, attempts: attempt)
             }
@@ -152,9 +157,12 @@ public final class SyncEngine {
     /// to a ref of their own and the branch is then moved under its lock, only if still at
     /// `expected`. Over ssh, git-receive-pack checks the old value itself; its per-ref status
     /// (not the return code) says whether it did.
-    func push(_ plain: ObjectID, to info: RemoteInfo, replacing plainExpected: ObjectID?, options: SyncOptions) throws(SyncError) -> Bool {
+    func push(_ sending: Outgoing, to info: RemoteInfo, options: SyncOptions) throws(SyncError) -> Bool {
         let remote = info.name
-        let (source, commit, expected) = try outgoing(plain, to: info, replacing: plainExpected)
+        let (source, commit, expected) = (sending.source, sending.commit, sending.expected)
+        if source != Self.branch {
+            try gitCall { () throws(GitError) in try repository.setReference(source, to: commit, message: "notes sync: sealed") }
+        }
         guard let path = Self.localPath(of: info.url) else {
             let status = try repository.push(remote: remote, refspec: "\(source):\(Self.branch)", credentials: options.credentials)
             guard let failure = status[Self.branch], let failure else { return true }

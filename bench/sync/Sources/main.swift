@@ -72,7 +72,7 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 }
 
 /// Runs a sync and prints how long each step took, to see where the time goes.
-func timedSync(_ engine: SyncEngine, _ label: String) throws {
+func timedSync(_ engine: SyncEngine, _ label: String, quiet: Bool = false) throws {
     var marks: [(SyncStep, ContinuousClock.Instant)] = []
     let start = ContinuousClock.now
     _ = try engine.sync(remote: "origin") { marks.append(($0, ContinuousClock.now)) }
@@ -83,7 +83,7 @@ func timedSync(_ engine: SyncEngine, _ label: String) throws {
         line += " \(mark.0.rawValue) \(Int((next - mark.1) / .milliseconds(1))) ms"
     }
     _ = start
-    print(line)
+    if !quiet { print(line) }
 }
 
 func write(_ note: Note, into workTree: String) {
@@ -212,10 +212,10 @@ struct Pair {
         _ = try engineB.sync(remote: "origin")
     }
 
-    mutating func round(_ changed: [Note]) throws {
+    mutating func round(_ changed: [Note], showSteps: Bool) throws {
         for note in changed { a.put(note) }
-        pushTimes.append(try seconds { _ = try engineA.sync(remote: "origin") })
-        receiveTimes.append(try seconds { _ = try engineB.sync(remote: "origin") })
+        pushTimes.append(try seconds { try timedSync(engineA, "  A", quiet: !showSteps) })
+        receiveTimes.append(try seconds { try timedSync(engineB, "  B", quiet: !showSteps) })
         precondition(changed.allSatisfy { b.notes[$0.id] == $0 }, "replica B did not receive the edits")
     }
 }
@@ -228,12 +228,14 @@ print("encrypted against plain, \(count) notes, \(rounds) rounds of \(edits) edi
 report("first syncs of both replicas (plain vs encrypted)", ours: firstSealed, git: firstPlain)
 for round in 0..<rounds {
     let changed = notes.shuffled(using: &random).prefix(edits).map { edit($0, "round \(round)") }
+    let last = round == rounds - 1
+    if last { print("  last round's steps, \(round % 2 == 0 ? "plain then encrypted" : "encrypted then plain"):") }
     if round % 2 == 0 {
-        try plain.round(changed)
-        try sealed.round(changed)
+        try plain.round(changed, showSteps: last)
+        try sealed.round(changed, showSteps: last)
     } else {
-        try sealed.round(changed)
-        try plain.round(changed)
+        try sealed.round(changed, showSteps: last)
+        try plain.round(changed, showSteps: last)
     }
 }
 func compare(_ name: String, encrypted: Double, plain: Double) {
