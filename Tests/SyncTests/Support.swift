@@ -116,13 +116,14 @@ final class Replica {
     let passphrase: PassphraseSource?
 
     /// `passphrase`: add the remote with `--encrypt` (at the least Argon2id cost, as tests may).
-    init(_ name: String, in directory: TemporaryDirectory, remote: String, passphrase: String? = nil) throws {
+    init(_ name: String, in directory: TemporaryDirectory, remote: String, passphrase: String? = nil,
+         credentials: RemoteCredentials? = nil) throws {
         self.name = name
         engine = try SyncEngine(repositoryPath: directory.path + "/" + name, notebook: notebook)
         if let passphrase {
             let source: PassphraseSource = { _ in Array(passphrase.utf8) }
             self.passphrase = source
-            try engine.addEncryptedRemote(name: "origin", url: remote, cost: .minimum, passphrase: source)
+            try engine.addEncryptedRemote(name: "origin", url: remote, cost: .minimum, credentials: credentials, passphrase: source)
         } else {
             self.passphrase = nil
             try engine.addRemote(name: "origin", url: remote)
