@@ -160,7 +160,7 @@ struct SyncCommand: NotesCommand {
             one remote, or one named origin, the name can be left out.
             """,
         options: [
-            .flag("--allow-deletes", help: "Allow a sync that deletes more than 50 notes or a quarter of them."),
+            .flag("--allow-deletes", help: "Allow a sync that deletes 10 notes or more when that is more than 50 or a quarter of them."),
             .json,
         ],
         positionals: [PositionalSpec(name: "remote", help: "The remote to sync with.", optional: true)]
