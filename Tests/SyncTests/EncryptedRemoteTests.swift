@@ -270,6 +270,30 @@ import Testing
         #expect(a.notebook.notes == b.notebook.notes)
     }
 
+    @Test func aRemoteEncryptedAgainAfterASyncIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let remote = try makeBareRemote(in: directory)
+        let a = try Replica("a", in: directory, remote: remote, passphrase: secret)
+        var factory = NoteFactory(seed: 12)
+        a.notebook.put(factory.note("synced once"))
+        try a.sync()
+        // Someone replaces the remote's branch with a notebook under another passphrase.
+        let other = try makeBareRemote(in: directory, name: "other.git")
+        let e = try Replica("e", in: directory, remote: other, passphrase: "another passphrase")
+        e.notebook.put(factory.note("theirs"))
+        try e.sync()
+        _ = try run(["git", "-C", remote, "fetch", "--quiet", other, "+main:main"])
+        a.notebook.put(factory.note("written meanwhile"))
+        let before = a.notebook.notes
+        #expect {
+            try a.sync()
+        } throws: { error in
+            guard case SyncError.encryptionChanged("origin") = error else { return false }
+            return true
+        }
+        #expect(a.notebook.notes == before)
+    }
+
     @Test func aRemoteAskingForAHugeCostIsRefused() throws {
         let parameters = KeyParameters(salt: Array(repeating: 1, count: 16), operations: 3, memory: 1 << 40,
                                        check: Array(repeating: 2, count: 32))
