@@ -236,7 +236,13 @@ import Testing
             }
             tree = try flipping(commit.tree)
         } else {
-            message = message.replacingOccurrences(of: "A", with: "B")
+            // One character of the sealed payload (the message's last line) changed.
+            var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let index = try #require(lines.lastIndex { !$0.isEmpty })
+            var characters = Array(lines[index])
+            characters[characters.count / 2] = characters[characters.count / 2] == "A" ? "B" : "A"
+            lines[index] = String(characters)
+            message = lines.joined(separator: "\n")
         }
         let forged = try server.createCommit(tree: tree, parents: commit.parents, message: message)
         try server.writeObjects()
