@@ -59,9 +59,8 @@ final class Sealer {
                 (plain: try tree(of: parent), sealed: try tree(of: sealedOf[parent]!))
             }
             let sealedTree = try sealTree(info.tree, path: "", previous: previous)
-            var payload = "\(info.time.milliseconds / 1000) \(info.timeOffset)\n" + info.message
+            let payload = "\(info.time.milliseconds / 1000) \(info.timeOffset)\n" + info.message
             let sealedMessage = try key.seal(Array(payload.utf8), context: Array("commit".utf8))
-            payload = ""
             let sealed = try gitCall { () throws(GitError) in
                 try repository.createCommit(tree: sealedTree, parents: parents,
                                             message: Self.messageTitle + "\n\n" + Base64.encode(sealedMessage) + "\n",

@@ -20,11 +20,11 @@ enum Passphrase {
     static func read(_ path: String) throws -> [UInt8] {
         var passphrase: [UInt8]
         do { passphrase = try FileSystem.read(path) } catch {
-            throw CommandFailure("cannot read NOTES_PASSPHRASE_FILE (\(error)); nothing was changed")
+            throw SyncError.passphrase("cannot read NOTES_PASSPHRASE_FILE (\(error)); nothing was changed")
         }
         if passphrase.last == UInt8(ascii: "\n") { passphrase.removeLast() }
         if passphrase.last == UInt8(ascii: "\r") { passphrase.removeLast() }
-        guard !passphrase.isEmpty else { throw CommandFailure("NOTES_PASSPHRASE_FILE (\(path)) is empty; nothing was changed") }
+        guard !passphrase.isEmpty else { throw SyncError.passphrase("NOTES_PASSPHRASE_FILE (\(path)) is empty; nothing was changed") }
         return passphrase
     }
 
@@ -37,9 +37,9 @@ enum Passphrase {
         let first = try prompt(request.isNew ? "New passphrase for the encrypted remote \(request.remote): "
                                              : "Passphrase for the encrypted remote \(request.remote): ", tty: tty)
         guard request.isNew else { return first }
-        guard !first.isEmpty else { throw CommandFailure("the passphrase is empty; nothing was changed") }
+        guard !first.isEmpty else { throw SyncError.passphrase("the passphrase is empty; nothing was changed") }
         let second = try prompt("Type it again: ", tty: tty)
-        guard first == second else { throw CommandFailure("the two passphrases differ; nothing was changed") }
+        guard first == second else { throw SyncError.passphrase("the two passphrases differ; nothing was changed") }
         return first
     }
 
@@ -59,7 +59,7 @@ enum Passphrase {
         while true {
             let count = Glibc.read(tty, &byte, 1)
             if count < 0, errno == EINTR { continue }
-            guard count == 1 else { throw CommandFailure("no passphrase was typed; nothing was changed") }
+            guard count == 1 else { throw SyncError.passphrase("no passphrase was typed; nothing was changed") }
             if byte == UInt8(ascii: "\n") { break }
             line.append(byte)
         }

@@ -142,7 +142,7 @@ extension RemoteCommand {
             return
         }
         terminal.print("Encrypted (XChaCha20-Poly1305; key from your passphrase by Argon2id\(description.cost.map { ", \($0.operations) pass\($0.operations == 1 ? "" : "es") over \($0.memory >> 20 > 0 ? "\($0.memory >> 20) MiB" : "\($0.memory >> 10) KiB")" } ?? "")).")
-        terminal.print("The server sees: how many files there are and their sizes (\(files)), and when each sync happened\(last).")
+        terminal.print("The server sees: how many files there are and their sizes (\(files)), when each sync happened\(last), and from how many machines.")
         terminal.print("It cannot see: the notes' text, titles, tags, ids, analyses, file names or commit messages.")
         terminal.print(description.keyCached
             ? "The key is cached for the daemon in \(description.keyFile ?? "") (readable by you alone)."
