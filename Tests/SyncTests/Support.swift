@@ -111,17 +111,35 @@ final class Replica {
     let engine: SyncEngine
     let name: String
 
-    init(_ name: String, in directory: TemporaryDirectory, remote: String) throws {
+    /// Gives the passphrase of an encrypted remote when a sync asks (another machine set the
+    /// remote up first), unless a test passes its own.
+    let passphrase: PassphraseSource?
+
+    /// `passphrase`: add the remote with `--encrypt` (at the least Argon2id cost, as tests may).
+    init(_ name: String, in directory: TemporaryDirectory, remote: String, passphrase: String? = nil,
+         credentials: RemoteCredentials? = nil) throws {
         self.name = name
         engine = try SyncEngine(repositoryPath: directory.path + "/" + name, notebook: notebook)
-        try engine.addRemote(name: "origin", url: remote)
+        if let passphrase {
+            let source: PassphraseSource = { _ in Array(passphrase.utf8) }
+            self.passphrase = source
+            try engine.addEncryptedRemote(name: "origin", url: remote, cost: .minimum, credentials: credentials, passphrase: source)
+        } else {
+            self.passphrase = nil
+            try engine.addRemote(name: "origin", url: remote)
+        }
     }
 
     @discardableResult
     func sync(_ options: SyncOptions = SyncOptions()) throws -> SyncSummary {
-        try engine.sync(remote: "origin", options: options)
+        var options = options
+        if options.passphrase == nil { options.passphrase = passphrase }
+        return try engine.sync(remote: "origin", options: options)
     }
 }
+
+/// The passphrase of the encrypted remotes in tests, or nil for a plain remote.
+func passphrase(encrypted: Bool) -> String? { encrypted ? "correct horse battery staple" : nil }
 
 /// Creates an empty bare repository to serve as the remote and returns its path.
 func makeBareRemote(in directory: TemporaryDirectory, name: String = "remote.git") throws -> String {

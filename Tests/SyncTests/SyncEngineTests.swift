@@ -318,28 +318,46 @@ struct SyncSafety {
         let a = try Replica("a", in: directory, remote: remote)
         let b = try Replica("b", in: directory, remote: remote)
         var factory = NoteFactory(seed: 7)
-        let notes = (0..<12).map { factory.note("note \($0)") }
+        let notes = (0..<40).map { factory.note("note \($0)") }
         for note in notes { a.notebook.put(note) }
         try a.sync()
         try b.sync()
-        for note in notes.prefix(4) { a.notebook.delete(note.id, at: factory.now()) }
+        for note in notes.prefix(12) { a.notebook.delete(note.id, at: factory.now()) }
         try a.sync()
 
         let before = b.notebook.notes
         #expect {
             try b.sync()
         } throws: { error in
-            guard case SyncError.tooManyDeletions(4, 12) = error else { return false }
+            guard case SyncError.tooManyDeletions(12, 40) = error else { return false }
             return true
         }
         #expect(b.notebook.notes == before)
         try b.sync(SyncOptions(allowDeletes: true))
-        #expect(b.notebook.notes.count == 8)
-        // Below the limit (1 of 8) passes without the flag.
-        a.notebook.delete(notes[4].id, at: factory.now())
+        #expect(b.notebook.notes.count == 28)
+        // Below the share (1 of 28) passes without the flag.
+        a.notebook.delete(notes[12].id, at: factory.now())
         try a.sync()
         try b.sync()
-        #expect(b.notebook.notes.count == 7)
+        #expect(b.notebook.notes.count == 27)
+    }
+
+    /// Fewer than 10 deletions pass whatever share of the notebook they are: a new user with
+    /// two notes deletes one.
+    @Test func fewDeletionsNeedNoFlag() throws {
+        let directory = TemporaryDirectory()
+        let remote = try makeBareRemote(in: directory)
+        let a = try Replica("a", in: directory, remote: remote)
+        let b = try Replica("b", in: directory, remote: remote)
+        var factory = NoteFactory(seed: 8)
+        let notes = (0..<12).map { factory.note("note \($0)") }
+        for note in notes { a.notebook.put(note) }
+        try a.sync()
+        try b.sync()
+        for note in notes.prefix(9) { a.notebook.delete(note.id, at: factory.now()) }
+        try a.sync()
+        try b.sync()
+        #expect(b.notebook.notes.count == 3)
     }
 
     @Test func rewrittenRemoteStopsTheSync() throws {

@@ -1,5 +1,5 @@
 // Convergence under random concurrent use, a push race on one path remote, and a crash at
-// every step of a sync.
+// every step of a sync; each against a plain remote and an encrypted one, with the same results.
 import Foundation
 import Notes
 import TestSupport
@@ -11,11 +11,11 @@ struct ConvergenceFuzz {
     /// overlapping notes and sync in random order. Once settled every replica holds the same
     /// notes, and every edit survives (in its note or a conflict copy) unless the note was
     /// deleted by a replica that had seen that edit.
-    @Test(arguments: [UInt64(42), 7])
-    func threeReplicasConverge(seed: UInt64) throws {
+    @Test(arguments: [UInt64(42), 7], [false, true])
+    func threeReplicasConverge(seed: UInt64, encrypted: Bool) throws {
         let directory = TemporaryDirectory()
         let remote = try makeBareRemote(in: directory)
-        let replicas = try ["a", "b", "c"].map { try Replica($0, in: directory, remote: remote) }
+        let replicas = try ["a", "b", "c"].map { try Replica($0, in: directory, remote: remote, passphrase: passphrase(encrypted: encrypted)) }
         var random = SeededGenerator(seed: seed)
         var factory = NoteFactory(seed: seed &+ 1)
         var marker = 0
@@ -79,10 +79,11 @@ struct PushRace {
     /// Two machines (two engines with their own repositories, on two threads of this process)
     /// sync to one path remote at the same moment, again and again. libgit2 1.5's path push
     /// is not compare-and-swap; the post-push verification must keep every commit.
-    @Test func concurrentPushesLoseNoCommit() throws {
+    @Test(arguments: [false, true])
+    func concurrentPushesLoseNoCommit(encrypted: Bool) throws {
         let directory = TemporaryDirectory()
         let remote = try makeBareRemote(in: directory)
-        nonisolated(unsafe) let replicas = try ["a", "b"].map { try Replica($0, in: directory, remote: remote) }
+        nonisolated(unsafe) let replicas = try ["a", "b"].map { try Replica($0, in: directory, remote: remote, passphrase: passphrase(encrypted: encrypted)) }
         nonisolated(unsafe) var created: [[NoteID]] = [[], []]
         nonisolated(unsafe) var failures: [String] = []
         let lock = NSLock()
@@ -103,7 +104,7 @@ struct PushRace {
         }
         #expect(failures.isEmpty)
         for replica in replicas + replicas { try replica.sync() }
-        let fresh = try Replica("fresh", in: directory, remote: remote)
+        let fresh = try Replica("fresh", in: directory, remote: remote, passphrase: passphrase(encrypted: encrypted))
         try fresh.sync()
         let all = Set(created.joined())
         #expect(all.count == 30)
@@ -116,16 +117,17 @@ struct PushRace {
 struct CrashInjection {
     /// A sync stops at the start of each step (as if the process died there); the next sync,
     /// by a fresh engine on the same repository and notebook, loses and duplicates nothing.
-    @Test(arguments: SyncStep.allCases)
-    func nextSyncRecovers(at step: SyncStep) throws {
+    @Test(arguments: SyncStep.allCases, [false, true])
+    func nextSyncRecovers(at step: SyncStep, encrypted: Bool) throws {
         let directory = TemporaryDirectory()
         let remote = try makeBareRemote(in: directory)
-        let a = try Replica("a", in: directory, remote: remote)
-        let b = try Replica("b", in: directory, remote: remote)
+        let a = try Replica("a", in: directory, remote: remote, passphrase: passphrase(encrypted: encrypted))
         var factory = NoteFactory(seed: 200)
         let shared = (0..<6).map { factory.note("shared \($0)\nline two\nline three") }
         for note in shared { a.notebook.put(note) }
         try a.sync()
+        // b joins the remote a set up (for an encrypted one: with its salt and key check).
+        let b = try Replica("b", in: directory, remote: remote, passphrase: passphrase(encrypted: encrypted))
         try b.sync()
 
         // Both sides change things: a clean merge, a conflict, a creation and a deletion each.

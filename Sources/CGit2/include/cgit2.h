@@ -21,6 +21,8 @@
     X(git_repository_init_options_init) \
     X(git_repository_free) \
     X(git_repository_path) \
+    X(git_repository_set_head) \
+    X(git_reference_list) \
     X(git_repository_odb) \
     X(git_odb_free) \
     X(git_odb_add_backend) \
@@ -55,10 +57,12 @@
     X(git_commit_parentcount) \
     X(git_commit_parent_id) \
     X(git_commit_time) \
+    X(git_commit_time_offset) \
     X(git_commit_message) \
     X(git_commit_free) \
     X(git_commit_create) \
     X(git_signature_now) \
+    X(git_signature_new) \
     X(git_signature_free) \
     X(git_reference_name_to_id) \
     X(git_reference_create) \
@@ -74,6 +78,8 @@
     X(git_revwalk_sorting) \
     X(git_revwalk_free) \
     X(git_remote_create) \
+    X(git_remote_create_with_fetchspec) \
+    X(git_remote_get_fetch_refspecs) \
     X(git_remote_lookup) \
     X(git_remote_delete) \
     X(git_remote_list) \

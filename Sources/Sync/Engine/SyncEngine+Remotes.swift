@@ -18,9 +18,6 @@ extension SyncEngine {
         guard try remotes().contains(where: { $0.name == name }) else { throw .noSuchRemote(name) }
         let lock = try holdingSyncLock()
         defer { withExtendedLifetime(lock) {} }
-        try gitCall { () throws(GitError) in
-            try repository.removeRemote(name: name)
-            try repository.removeReference(Self.syncedRef(name))
-        }
+        try forgetRemote(name)
     }
 }

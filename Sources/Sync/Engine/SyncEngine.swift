@@ -15,6 +15,10 @@ public final class SyncEngine {
     let folders = FolderCache()
     /// Locks and temporaries of interrupted syncs that this sync removed, for its summary.
     var removedLocks: [GitLockFile] = []
+    /// Each encrypted remote's key and commit map, once used.
+    var sealers: [String: Sealer] = [:]
+    /// An encrypted remote's opened tip, for its tracking ref once its objects are on disk.
+    var openedTips: [String: ObjectID?] = [:]
 
     static let branch = "refs/heads/main"
     static func trackingRef(_ remote: String) -> String { "refs/remotes/\(remote)/main" }
@@ -29,6 +33,9 @@ public final class SyncEngine {
 
     /// A sync deleting more notes than this (or more than a quarter of them) needs `allowDeletes`.
     public static let deletionLimit = 50
+    /// Fewer deletions than this never need `allowDeletes`: in a notebook of a handful of
+    /// notes, deleting one is a large share and an ordinary act.
+    public static let deletionsAlwaysAllowed = 10
 
     public func sync(remote: String, options: SyncOptions = SyncOptions(),
                      progress: ((SyncStep) -> Void)? = nil) throws(SyncError) -> SyncSummary {
@@ -36,7 +43,7 @@ public final class SyncEngine {
         defer { withExtendedLifetime(lock) {} }
         removedLocks = []
         clearLocalLocks()
-        guard try gitCall({ () throws(GitError) in try repository.remotes() }).contains(where: { $0.name == remote }) else {
+        guard let info = try gitCall({ () throws(GitError) in try repository.remotes() }).first(where: { $0.name == remote }) else {
             throw .noSuchRemote(remote)
         }
         var sent = 0, received = 0, merged = 0, conflicted = 0
@@ -66,8 +73,7 @@ public final class SyncEngine {
             }
 
             try step(.fetch)
-            try repository.fetch(remote: remote, credentials: options.credentials)
-            let theirs = try gitCall { () throws(GitError) in try repository.reference(Self.trackingRef(remote)) }
+            let theirs = try fetch(info, options: options)
             try checkNotRewritten(remote: remote, tip: theirs)
 
             try step(.merge)
@@ -76,8 +82,12 @@ public final class SyncEngine {
             conflicted += outcome.conflicted
 
             try step(.import)
-            // The checkpoint, the refs and the push below name these objects: store them first.
-            try gitCall { () throws(GitError) in try repository.writeObjects() }
+            // The checkpoint, the refs and the push below name these objects: store them first,
+            // with the sealed commit an encrypted remote will be sent (one pack, one fsync).
+            let sending = try outcome.commit.flatMap { result throws(SyncError) in
+                result == theirs ? nil : try outgoing(result, to: info, replacing: theirs)
+            }
+            try storeObjects(info)
             if let result = outcome.commit {
                 let records = try importRecords(from: ours, to: outcome.tree, allowDeletes: options.allowDeletes)
                 do {
@@ -103,8 +113,8 @@ public final class SyncEngine {
             try gitCall { () throws(GitError) in try repository.setReference(Self.branch, to: result, message: "notes sync") }
 
             try step(.push)
-            if result != theirs {
-                guard try push(result, to: remote, replacing: theirs, options: options) else {
+            if let sending {
+                guard try push(sending, to: info, options: options) else {
                     // Someone pushed first: fetch and merge again, after a short random pause
                     // so two machines do not keep colliding in step.
                     usleep(UInt32.random(in: 5_000...25_000) * UInt32(attempt))
@@ -114,9 +124,9 @@ public final class SyncEngine {
             // A push to a path remote is not compare-and-swap in libgit2 1.5: another machine
             // may have overwritten ours. Only a fetched tip that contains our commit counts.
             try step(.verify)
-            try repository.fetch(remote: remote, credentials: options.credentials)
-            if let tip = try gitCall({ () throws(GitError) in try repository.reference(Self.trackingRef(remote)) }),
-               try gitCall({ () throws(GitError) in try repository.contains(tip, ancestor: result) }) {
+            let tip = try fetch(info, options: options)
+            try storeObjects(info)
+            if let tip, try gitCall({ () throws(GitError) in try repository.contains(tip, ancestor: result) }) {
                 try gitCall { () throws(GitError) in try repository.setReference(Self.syncedRef(remote), to: tip, message: "notes sync") }
                 return summary(commit: result, attempts: attempt)
             }
@@ -147,10 +157,14 @@ public final class SyncEngine {
     /// to a ref of their own and the branch is then moved under its lock, only if still at
     /// `expected`. Over ssh, git-receive-pack checks the old value itself; its per-ref status
     /// (not the return code) says whether it did.
-    func push(_ commit: ObjectID, to remote: String, replacing expected: ObjectID?, options: SyncOptions) throws(SyncError) -> Bool {
-        let url = try remotes().first { $0.name == remote }?.url ?? ""
-        guard let path = Self.localPath(of: url) else {
-            let status = try repository.push(remote: remote, refspec: "\(Self.branch):\(Self.branch)", credentials: options.credentials)
+    func push(_ sending: Outgoing, to info: RemoteInfo, options: SyncOptions) throws(SyncError) -> Bool {
+        let remote = info.name
+        let (source, commit, expected) = (sending.source, sending.commit, sending.expected)
+        if source != Self.branch {
+            try gitCall { () throws(GitError) in try repository.setReference(source, to: commit, message: "notes sync: sealed") }
+        }
+        guard let path = Self.localPath(of: info.url) else {
+            let status = try repository.push(remote: remote, refspec: "\(source):\(Self.branch)", credentials: options.credentials)
             guard let failure = status[Self.branch], let failure else { return true }
             if failure.contains("non-fast-forward") || failure.contains("fetch first") { return false }
             // The server's git holds (or a killed one left) a lock we cannot inspect from here.
@@ -164,7 +178,7 @@ public final class SyncEngine {
         try writingPastLocks(remote: remote) { () throws(SyncError) -> RemoteWrite in
             let status: [String: String?]
             do throws(SyncError) {
-                status = try repository.push(remote: remote, refspec: "\(Self.branch):\(incoming)", credentials: options.credentials)
+                status = try repository.push(remote: remote, refspec: "\(source):\(incoming)", credentials: options.credentials)
             } catch {
                 guard case let .git(failure) = error, failure.isLocked else { throw error }
                 return .locked(GitLocks.lockPath(in: failure.message) ?? path + "/" + incoming + ".lock")
@@ -184,7 +198,19 @@ public final class SyncEngine {
             case let .locked(lock): return .locked(lock)
             }
         }
+        if !moved { pointHeadAtBranch(remoteRepository) }
         return !moved
+    }
+
+    /// `git init --bare` points HEAD at an unborn `master`, so a plain `git clone` of the
+    /// remote would show nothing: when HEAD names a branch that does not exist and `main` is
+    /// the remote's only branch, HEAD is pointed at it. Other layouts are left as they are.
+    func pointHeadAtBranch(_ remote: Repository) {
+        guard let head = FileSystem.read(remote.path + "/HEAD"),
+              let target = String(decoding: head, as: UTF8.self).trimmingWhitespace().split(separator: " ").last.map(String.init),
+              target != Self.branch, (try? remote.reference(target)) == .some(nil),
+              let names = try? remote.referenceNames(), names.filter({ $0.hasPrefix("refs/heads/") }) == [Self.branch] else { return }
+        try? remote.setHead(Self.branch)
     }
 
     enum RemoteWrite { case done, locked(String) }
@@ -344,7 +370,7 @@ public final class SyncEngine {
             }
         }
         let total = ours.liveNoteCount
-        if !allowDeletes, deletions > Self.deletionLimit || (deletions > 0 && deletions * 4 > total) {
+        if !allowDeletes, deletions >= Self.deletionsAlwaysAllowed, deletions > Self.deletionLimit || deletions * 4 > total {
             throw .tooManyDeletions(count: deletions, of: total)
         }
         return records

@@ -25,6 +25,23 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
     case interrupted(SyncStep)
     /// The notebook (its storage) failed; nothing was imported.
     case notebook(String)
+    /// libsodium is missing (or failed): encrypted remotes cannot be used.
+    case encryptionUnavailable(String)
+    case wrongPassphrase(remote: String)
+    /// An encrypted remote, no key cached here, and no passphrase to derive one.
+    case passphraseNeeded(remote: String)
+    /// The passphrase could not be read (its file, the terminal).
+    case passphrase(String)
+    /// A remote added as plain holds encrypted notes.
+    case remoteIsEncrypted(remote: String, url: String)
+    /// A remote added with --encrypt holds plain notes (or something that is not notes).
+    case remoteIsPlain(remote: String)
+    /// A sealed object failed authentication: changed without the key, or damaged.
+    case tampered(object: String, what: String)
+    /// The remote's salt or key check changed after this machine had synced with it.
+    case encryptionChanged(remote: String)
+    case unreadableKeyFile(remote: String, reason: String)
+    case keyNotCached(path: String)
 
     public var description: String {
         switch self {
@@ -77,6 +94,42 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
         case let .noSuchConflict(id): "note \(id) has no conflict to resolve"
         case let .interrupted(step): "sync interrupted at \(step)"
         case let .notebook(message): "the notebook failed: \(message)"
+        case let .encryptionUnavailable(reason):
+            "encrypted remotes need libsodium (Debian: apt-get install libsodium23): \(reason)"
+        case let .wrongPassphrase(remote):
+            "wrong passphrase for the encrypted remote '\(remote)' (its key check does not match); nothing was changed"
+        case let .passphraseNeeded(remote):
+            """
+            the remote '\(remote)' is encrypted and this machine has no key for it; nothing was changed. Run the \
+            command on a terminal to type the passphrase, or set NOTES_PASSPHRASE_FILE to a file holding it
+            """
+        case let .passphrase(message): message
+        case let .remoteIsEncrypted(remote, url):
+            """
+            the remote '\(remote)' holds encrypted notes, but it was added here as a plain remote; nothing was \
+            changed. Add it with its passphrase: notes remote remove \(remote) && notes remote add \(remote) \(url) --encrypt
+            """
+        case let .remoteIsPlain(remote):
+            """
+            the remote '\(remote)' holds notes in plain text (or something that is not notes), not encrypted ones; \
+            nothing was changed. Encrypting it would leave the plain notes readable in its history: use a new \
+            empty repository with --encrypt, or add this one without --encrypt
+            """
+        case let .tampered(object, what):
+            """
+            \(what) in the encrypted remote failed authentication (object \(object.prefix(12))): it was changed by \
+            someone without the key, or damaged; nothing was changed here. Restore the remote from a backup, or \
+            sync from another machine into a new empty remote
+            """
+        case let .encryptionChanged(remote):
+            """
+            the remote '\(remote)' was encrypted again with another key since this machine last synced with it; \
+            nothing was changed. If that was intended, run 'notes remote remove \(remote)' and add it again with \
+            --encrypt and its new passphrase
+            """
+        case let .unreadableKeyFile(remote, reason):
+            "cannot read the notes-encrypted file of the remote '\(remote)': \(reason); nothing was changed"
+        case let .keyNotCached(path): "cannot write the key file \(path); nothing was changed"
         }
     }
 }

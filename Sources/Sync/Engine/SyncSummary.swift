@@ -53,10 +53,26 @@ public struct SyncOptions: Sendable {
     public var maximumAttempts: Int
     /// For ssh remotes.
     public var credentials: RemoteCredentials?
+    /// Asked for an encrypted remote's passphrase when this machine has no key cached for it
+    /// (or another machine set the remote up first); nil, or a nil answer, stops the sync and
+    /// says how to give one.
+    public var passphrase: PassphraseSource?
 
-    public init(allowDeletes: Bool = false, maximumAttempts: Int = 5, credentials: RemoteCredentials? = nil) {
+    public init(allowDeletes: Bool = false, maximumAttempts: Int = 5, credentials: RemoteCredentials? = nil,
+                passphrase: PassphraseSource? = nil) {
         self.allowDeletes = allowDeletes
         self.maximumAttempts = maximumAttempts
         self.credentials = credentials
+        self.passphrase = passphrase
     }
 }
+
+/// Why a passphrase is asked: for a remote being encrypted now (worth asking twice) or for
+/// one that already is.
+public struct PassphraseRequest: Sendable {
+    public let remote: String
+    public let isNew: Bool
+}
+
+/// Gives a passphrase's bytes, or nil when there is none to give (no terminal, no file).
+public typealias PassphraseSource = @Sendable (PassphraseRequest) throws -> [UInt8]?

@@ -4,6 +4,14 @@ import CGit2
 public struct RemoteInfo: Hashable, Sendable {
     public let name: String
     public let url: String
+    /// Added with `--encrypt`: fetched into refs/notes-sealed/<name>/ and opened from there.
+    public let encrypted: Bool
+
+    public init(name: String, url: String, encrypted: Bool = false) {
+        self.name = name
+        self.url = url
+        self.encrypted = encrypted
+    }
 }
 
 /// What libgit2 needs to reach an ssh remote; unused for path and file:// remotes.
@@ -49,14 +57,23 @@ extension Repository {
             var remote: OpaquePointer?
             try check(api, "git_remote_lookup", api.git_remote_lookup(&remote, handle, name))
             defer { api.git_remote_free(remote) }
-            result.append(RemoteInfo(name: name, url: api.git_remote_url(remote).map { String(cString: $0) } ?? ""))
+            var specs = git_strarray()
+            try check(api, "git_remote_get_fetch_refspecs", api.git_remote_get_fetch_refspecs(&specs, remote))
+            let encrypted = (0..<specs.count).contains { specs.strings[$0].map { String(cString: $0) }?.contains(":refs/notes-sealed/") ?? false }
+            api.git_strarray_dispose(&specs)
+            result.append(RemoteInfo(name: name, url: api.git_remote_url(remote).map { String(cString: $0) } ?? "", encrypted: encrypted))
         }
         return result.sorted { $0.name < $1.name }
     }
 
-    public func addRemote(name: String, url: String) throws(GitError) {
+    /// `fetchRefspec` nil: git's usual `+refs/heads/*:refs/remotes/<name>/*`.
+    public func addRemote(name: String, url: String, fetchRefspec: String? = nil) throws(GitError) {
         var remote: OpaquePointer?
-        try check(api, "git_remote_create", api.git_remote_create(&remote, handle, name, url))
+        if let fetchRefspec {
+            try check(api, "git_remote_create_with_fetchspec", api.git_remote_create_with_fetchspec(&remote, handle, name, url, fetchRefspec))
+        } else {
+            try check(api, "git_remote_create", api.git_remote_create(&remote, handle, name, url))
+        }
         api.git_remote_free(remote)
     }
 

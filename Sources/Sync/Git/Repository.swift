@@ -143,6 +143,75 @@ public final class Repository {
         return result
     }
 
+    /// The entries that differ between two trees (nil on the side that lacks one), found by
+    /// walking both sorted entry lists in step: only the differing names become Swift values,
+    /// so two 10,000-entry folders that differ in 10 files cost 10 strings, not 20,000.
+    public func treeDifferences(_ old: ObjectID, _ new: ObjectID) throws(GitError) -> [(name: String, old: TreeEntry?, new: TreeEntry?)] {
+        guard old != new else { return [] }
+        var oldOID = old.oid, newOID = new.oid
+        var oldTree: OpaquePointer?, newTree: OpaquePointer?
+        try check(api, "git_tree_lookup", api.git_tree_lookup(&oldTree, handle, &oldOID))
+        defer { api.git_tree_free(oldTree) }
+        try check(api, "git_tree_lookup", api.git_tree_lookup(&newTree, handle, &newOID))
+        defer { api.git_tree_free(newTree) }
+        let oldCount = api.git_tree_entrycount(oldTree), newCount = api.git_tree_entrycount(newTree)
+        func entry(_ tree: OpaquePointer?, _ index: Int) -> (name: UnsafePointer<CChar>, value: TreeEntry)? {
+            guard let entry = api.git_tree_entry_byindex(tree, index), let name = api.git_tree_entry_name(entry),
+                  let id = api.git_tree_entry_id(entry) else { return nil }
+            return (name, TreeEntry(id: ObjectID(id.pointee), isTree: api.git_tree_entry_type(entry) == GIT_OBJECT_TREE))
+        }
+        var result: [(name: String, old: TreeEntry?, new: TreeEntry?)] = []
+        var i = 0, j = 0
+        while i < oldCount || j < newCount {
+            let left = i < oldCount ? entry(oldTree, i) : nil
+            let right = j < newCount ? entry(newTree, j) : nil
+            // Git sorts a tree's entries by name, a subtree's name read as if it ended in '/'.
+            let order: Int32
+            if let left, let right {
+                order = Self.gitOrder(left.name, left.value.isTree, right.name, right.value.isTree)
+            } else {
+                order = left == nil ? 1 : -1
+            }
+            if order == 0, let left, let right {
+                if left.value != right.value { result.append((String(cString: left.name), left.value, right.value)) }
+                i += 1; j += 1
+            } else if order < 0, let left {
+                result.append((String(cString: left.name), left.value, nil))
+                i += 1
+            } else if let right {
+                result.append((String(cString: right.name), nil, right.value))
+                j += 1
+            } else {
+                break
+            }
+        }
+        return result
+    }
+
+    /// -1, 0 or 1 as git orders two tree entries; equal names of a file and a folder differ.
+    private static func gitOrder(_ a: UnsafePointer<CChar>, _ aIsTree: Bool, _ b: UnsafePointer<CChar>, _ bIsTree: Bool) -> Int32 {
+        var index = 0
+        while true {
+            let x = UInt8(bitPattern: a[index]), y = UInt8(bitPattern: b[index])
+            if x == 0 || y == 0 {
+                // Where a name ends, a folder's reads '/' and a file's reads nothing.
+                let endA: UInt8 = x != 0 ? x : (aIsTree ? UInt8(ascii: "/") : 0)
+                let endB: UInt8 = y != 0 ? y : (bIsTree ? UInt8(ascii: "/") : 0)
+                return endA == endB ? 0 : endA < endB ? -1 : 1
+            }
+            if x != y { return x < y ? -1 : 1 }
+            index += 1
+        }
+    }
+
+    public func treeEntryCount(_ id: ObjectID) throws(GitError) -> Int {
+        var oid = id.oid
+        var tree: OpaquePointer?
+        try check(api, "git_tree_lookup", api.git_tree_lookup(&tree, handle, &oid))
+        defer { api.git_tree_free(tree) }
+        return api.git_tree_entrycount(tree)
+    }
+
     /// One entry of a tree by name, or nil.
     public func treeEntry(_ tree: ObjectID, named name: String) throws(GitError) -> TreeEntry? {
         var oid = tree.oid
@@ -205,11 +274,14 @@ public final class Repository {
         }
         let message = api.git_commit_message(commit).map { String(cString: $0) } ?? ""
         return CommitInfo(id: id, tree: tree, parents: parents,
-                          time: Timestamp(milliseconds: Int64(api.git_commit_time(commit)) * 1000), message: message)
+                          time: Timestamp(milliseconds: Int64(api.git_commit_time(commit)) * 1000),
+                          timeOffset: api.git_commit_time_offset(commit), message: message)
     }
 
-    /// Writes a commit object without moving any ref.
-    public func createCommit(tree: ObjectID, parents: [ObjectID], message: String) throws(GitError) -> ObjectID {
+    /// Writes a commit object without moving any ref; `time` (seconds and minutes east of UTC)
+    /// is now when nil. Author and committer are both "notes <notes@localhost>".
+    public func createCommit(tree: ObjectID, parents: [ObjectID], message: String,
+                             time: (seconds: Int64, offset: Int32)? = nil) throws(GitError) -> ObjectID {
         var treeOID = tree.oid
         var treeObject: OpaquePointer?
         try check(api, "git_tree_lookup", api.git_tree_lookup(&treeObject, handle, &treeOID))
@@ -223,7 +295,11 @@ public final class Repository {
             parentObjects.append(object)
         }
         var signature: UnsafeMutablePointer<git_signature>?
-        try check(api, "git_signature_now", api.git_signature_now(&signature, "notes", "notes@localhost"))
+        if let time {
+            try check(api, "git_signature_new", api.git_signature_new(&signature, "notes", "notes@localhost", time.seconds, time.offset))
+        } else {
+            try check(api, "git_signature_now", api.git_signature_now(&signature, "notes", "notes@localhost"))
+        }
         defer { api.git_signature_free(signature) }
         var out = git_oid()
         let rc = parentObjects.withUnsafeMutableBufferPointer { buffer in
@@ -282,6 +358,20 @@ public final class Repository {
         try check(api, expected == nil ? "git_reference_create" : "git_reference_create_matching", rc)
         api.git_reference_free_if_needed(reference)
         return .updated
+    }
+
+    /// Every ref's full name (`refs/heads/main`, ...).
+    public func referenceNames() throws(GitError) -> [String] {
+        var names = git_strarray()
+        try check(api, "git_reference_list", api.git_reference_list(&names, handle))
+        defer { api.git_strarray_dispose(&names) }
+        return (0..<names.count).compactMap { names.strings[$0].map { String(cString: $0) } }
+    }
+
+    /// Points HEAD at `branch`, which may not exist yet ("the HEAD will be attached to an
+    /// unborn branch").
+    public func setHead(_ branch: String) throws(GitError) {
+        try check(api, "git_repository_set_head", api.git_repository_set_head(handle, branch))
     }
 
     public func removeReference(_ name: String) throws(GitError) {
@@ -345,6 +435,8 @@ public struct CommitInfo: Sendable {
     public let tree: ObjectID
     public let parents: [ObjectID]
     public let time: Timestamp
+    /// Minutes east of UTC of the commit's time.
+    public let timeOffset: Int32
     public let message: String
 }
 

@@ -29,38 +29,65 @@ extension Context {
 struct RemoteCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "remote",
-        abstract: "List, add or remove sync remotes.",
-        usage: "[add <name> <url> | remove <name>] [--json]",
+        abstract: "List, add, show or remove sync remotes.",
+        usage: "[add <name> <url> [--encrypt [--key-cost COST]] | show <name> | remove <name>] [--json]",
         discussion: """
             A remote is a git repository you own: a path or file:// URL to a bare repository (a USB
             disk, a mounted share), or ssh://user@host/path/notes.git on your own server. Create a
             bare repository there first: git init --bare notes.git
+
+            With --encrypt, the remote holds only ciphertext: every note, analysis, path and commit
+            message is encrypted with a key from your passphrase (asked on the terminal, or read from
+            the file NOTES_PASSPHRASE_FILE names). Other machines join with the same command and
+            passphrase. A lost passphrase cannot be recovered; your notes stay on your machines.
             """,
-        options: [.json],
-        positionals: [PositionalSpec(name: "action", help: "add NAME URL, or remove NAME; nothing lists the remotes.", optional: true, repeating: true)]
+        options: [
+            .flag("--encrypt", help: "Encrypt everything this notebook stores in the remote (add only)."),
+            .value("--key-cost", placeholder: "COST", help: "Argon2id cost for a newly encrypted remote: moderate (default), interactive, sensitive, or minimum (tests only: weak)."),
+            .json,
+        ],
+        positionals: [PositionalSpec(name: "action", help: "add NAME URL, show NAME, or remove NAME; nothing lists the remotes.", optional: true, repeating: true)]
     )
 
-    enum Action { case list, add(name: String, url: String), remove(name: String) }
+    enum Action { case list, add(name: String, url: String), show(name: String), remove(name: String) }
     let action: Action
     let json: Bool
+    let encrypt: Bool
+    let keyCost: KeyCost
 
     init(arguments: ParsedArguments) throws(UsageError) {
         json = arguments.has("json")
+        encrypt = arguments.has("encrypt")
+        if let cost = arguments.value("key-cost") {
+            guard let parsed = KeyCost(rawValue: cost) else {
+                throw UsageError(message: "--key-cost takes \(KeyCost.allCases.map(\.rawValue).joined(separator: ", ")), not '\(cost)'")
+            }
+            keyCost = parsed
+        } else {
+            keyCost = .moderate
+        }
         switch arguments.positionals.first {
         case nil: action = .list
         case "add":
-            guard arguments.positionals.count == 3 else { throw UsageError(message: "usage: notes remote add <name> <url>") }
+            guard arguments.positionals.count == 3 else { throw UsageError(message: "usage: notes remote add <name> <url> [--encrypt]") }
             let name = arguments.positionals[1]
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
                 throw UsageError(message: "'\(name)' is not a remote name (letters, digits, - and _)")
             }
             action = .add(name: name, url: arguments.positionals[2])
+        case "show":
+            guard arguments.positionals.count == 2 else { throw UsageError(message: "usage: notes remote show <name>") }
+            action = .show(name: arguments.positionals[1])
         case "remove", "rm":
             guard arguments.positionals.count == 2 else { throw UsageError(message: "usage: notes remote remove <name>") }
             action = .remove(name: arguments.positionals[1])
         case let other?:
-            throw UsageError(message: "unknown action '\(other)' (add, remove, or nothing to list)")
+            throw UsageError(message: "unknown action '\(other)' (add, show, remove, or nothing to list)")
         }
+        if case .add = action {} else if encrypt || arguments.value("key-cost") != nil {
+            throw UsageError(message: "--encrypt and --key-cost go with 'notes remote add'")
+        }
+        if arguments.value("key-cost") != nil, !encrypt { throw UsageError(message: "--key-cost goes with --encrypt") }
     }
 
     func run(_ context: Context) throws {
@@ -69,19 +96,57 @@ struct RemoteCommand: NotesCommand {
         case .list:
             let remotes = try engine.remotes()
             if json {
-                context.terminal.emit(.array(remotes.map { .object([("name", .string($0.name)), ("url", .string($0.url))]) }))
+                context.terminal.emit(.array(remotes.map {
+                    .object([("name", .string($0.name)), ("url", .string($0.url)), ("encrypted", .bool($0.encrypted))])
+                }))
             } else if remotes.isEmpty {
                 context.terminal.printError("No remotes. Add one with: notes remote add origin /path/to/notes.git")
             } else {
-                for remote in remotes { context.terminal.print("\(remote.name)\t\(remote.url)") }
+                for remote in remotes { context.terminal.print("\(remote.name)\t\(remote.url)" + (remote.encrypted ? "\tencrypted" : "")) }
             }
+        case let .add(name, url) where encrypt:
+            let joined = try engine.addEncryptedRemote(name: name, url: url, cost: keyCost, credentials: context.sshCredentials,
+                                                       passphrase: Passphrase.source(environment: context.environment, askOnTerminal: true))
+            context.terminal.printError(joined
+                ? "Joined the encrypted remote \(name) (\(url)): the passphrase is right. Run 'notes sync' to get its notes."
+                : "Added the encrypted remote \(name) (\(url)). Run 'notes sync' to send your notes, encrypted. Keep the passphrase safe: without it they cannot be read.")
         case let .add(name, url):
             try engine.addRemote(name: name, url: url)
             context.terminal.printError("Added remote \(name) (\(url)). Run 'notes sync' to sync with it.")
+        case let .show(name):
+            RemoteCommand.show(try engine.describeRemote(name), json: json, terminal: context.terminal)
         case let .remove(name):
             try engine.removeRemote(name: name)
             context.terminal.printError("Removed remote \(name).")
         }
+    }
+}
+
+extension RemoteCommand {
+    static func show(_ description: RemoteDescription, json: Bool, terminal: Terminal) {
+        let remote = description.remote
+        if json {
+            terminal.emit(.object([
+                ("name", .string(remote.name)), ("url", .string(remote.url)), ("encrypted", .bool(remote.encrypted)),
+                ("files", description.files.map { .int($0) } ?? .null),
+                ("last_sync", description.lastSync.map { .string($0.iso8601) } ?? .null),
+                ("key_cached", .bool(description.keyCached)),
+            ]))
+            return
+        }
+        terminal.print("\(remote.name)\t\(remote.url)")
+        let files = description.files.map { "\($0) files at the last sync" } ?? "not synced yet"
+        let last = description.lastSync.map { ", last synced \($0.iso8601)" } ?? ""
+        guard remote.encrypted else {
+            terminal.print("Plain: whoever can read the remote reads every note (\(files)\(last)).")
+            return
+        }
+        terminal.print("Encrypted (XChaCha20-Poly1305; key from your passphrase by Argon2id\(description.cost.map { ", \($0.operations) pass\($0.operations == 1 ? "" : "es") over \($0.memory >> 20 > 0 ? "\($0.memory >> 20) MiB" : "\($0.memory >> 10) KiB")" } ?? "")).")
+        terminal.print("The server sees: how many files there are and their sizes (\(files)), when each sync happened\(last), and from how many machines.")
+        terminal.print("It cannot see: the notes' text, titles, tags, ids, analyses, file names or commit messages.")
+        terminal.print(description.keyCached
+            ? "The key is cached for the daemon in \(description.keyFile ?? "") (readable by you alone)."
+            : "No key is cached on this machine: the next sync asks for the passphrase (or reads NOTES_PASSPHRASE_FILE).")
     }
 }
 
@@ -95,7 +160,7 @@ struct SyncCommand: NotesCommand {
             one remote, or one named origin, the name can be left out.
             """,
         options: [
-            .flag("--allow-deletes", help: "Allow a sync that deletes more than 50 notes or a quarter of them."),
+            .flag("--allow-deletes", help: "Allow a sync that deletes 10 notes or more when that is more than 50 or a quarter of them."),
             .json,
         ],
         positionals: [PositionalSpec(name: "remote", help: "The remote to sync with.", optional: true)]
@@ -118,7 +183,9 @@ struct SyncCommand: NotesCommand {
         let terminal = context.terminal
         let showSteps = terminal.err.isTerminal && !json
         let pauseAt = context.environment["NOTES_SYNC_PAUSE_AT"].flatMap(SyncStep.init(rawValue:))
-        let summary = try engine.sync(remote: name, options: SyncOptions(allowDeletes: allowDeletes, credentials: context.sshCredentials)) { step in
+        let options = SyncOptions(allowDeletes: allowDeletes, credentials: context.sshCredentials,
+                                  passphrase: Passphrase.source(environment: context.environment, askOnTerminal: true))
+        let summary = try engine.sync(remote: name, options: options) { step in
             if showSteps { LiveLine.shared.show("Syncing with \(name): \(step.rawValue)…") }
             if step == pauseAt { SyncCommand.pause(at: step, terminal: terminal) }
         }

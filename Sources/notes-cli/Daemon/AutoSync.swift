@@ -49,7 +49,9 @@ struct AutoSync {
         do {
             let engine = try context.syncEngine()
             let remote = try SyncCommand.defaultRemote(engine)
-            let summary = try engine.sync(remote: remote, options: SyncOptions(credentials: context.sshCredentials))
+            // The daemon asks no one: an encrypted remote needs the cached key or NOTES_PASSPHRASE_FILE.
+            let summary = try engine.sync(remote: remote, options: SyncOptions(
+                credentials: context.sshCredentials, passphrase: Passphrase.source(environment: context.environment, askOnTerminal: false)))
             for notice in summary.lockNotices { log.info(notice) }
             if summary.sent + summary.received + summary.conflicted > 0 || lastFailure != nil {
                 log.info("synced with \(remote): \(summary.sent) sent, \(summary.received) received, \(summary.merged) merged, \(summary.conflicted) conflicted")

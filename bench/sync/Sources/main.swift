@@ -72,7 +72,7 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 }
 
 /// Runs a sync and prints how long each step took, to see where the time goes.
-func timedSync(_ engine: SyncEngine, _ label: String) throws {
+func timedSync(_ engine: SyncEngine, _ label: String, quiet: Bool = false) throws {
     var marks: [(SyncStep, ContinuousClock.Instant)] = []
     let start = ContinuousClock.now
     _ = try engine.sync(remote: "origin") { marks.append(($0, ContinuousClock.now)) }
@@ -83,7 +83,7 @@ func timedSync(_ engine: SyncEngine, _ label: String) throws {
         line += " \(mark.0.rawValue) \(Int((next - mark.1) / .milliseconds(1))) ms"
     }
     _ = start
-    print(line)
+    if !quiet { print(line) }
 }
 
 func write(_ note: Note, into workTree: String) {
@@ -180,3 +180,76 @@ report("incremental, replica A (\(changed) changed, push)", ours: incrementalA, 
 report("incremental, replica B (\(changed) changed, merge)", ours: incrementalB, git: gitIncrementalB)
 report("incremental, both replicas", ours: incrementalA + incrementalB, git: gitIncrementalA + gitIncrementalB)
 precondition(b.notes.count == count && onA.allSatisfy { b.notes[$0.id] == $0 }, "replica B did not converge")
+
+// 3. The same incremental sync through an encrypted remote and a plain one, same run: two
+// fresh pairs of replicas with the same 10,000 notes, then rounds of 10 edits on A, synced by
+// A (seal and push) and by B (fetch and open), alternating which kind goes first.
+let edits = 10
+let rounds = 7
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+struct Pair {
+    let a = MemoryNotebook(), b = MemoryNotebook()
+    let engineA: SyncEngine, engineB: SyncEngine
+    var pushTimes: [Double] = [], receiveTimes: [Double] = []
+
+    init(_ name: String, encrypted: Bool, notes: [Note], root: String) throws {
+        let remote = root + "/\(name).git"
+        git(["init", "-q", "--bare", remote], in: root)
+        for note in notes { a.put(note) }
+        engineA = try SyncEngine(repositoryPath: root + "/\(name)-a", notebook: a)
+        engineB = try SyncEngine(repositoryPath: root + "/\(name)-b", notebook: b)
+        let passphrase: PassphraseSource = { _ in Array("bench passphrase".utf8) }
+        for engine in [engineA, engineB] {
+            if encrypted {
+                // The production cost (derived once per machine, not timed).
+                try engine.addEncryptedRemote(name: "origin", url: remote, cost: .moderate, passphrase: passphrase)
+            } else {
+                try engine.addRemote(name: "origin", url: remote)
+            }
+            if engine === engineA { _ = try engine.sync(remote: "origin") }
+        }
+        _ = try engineB.sync(remote: "origin")
+    }
+
+    mutating func round(_ changed: [Note], showSteps: Bool) throws {
+        for note in changed { a.put(note) }
+        pushTimes.append(try seconds { try timedSync(engineA, "  A", quiet: !showSteps) })
+        receiveTimes.append(try seconds { try timedSync(engineB, "  B", quiet: !showSteps) })
+        precondition(changed.allSatisfy { b.notes[$0.id] == $0 }, "replica B did not receive the edits")
+    }
+}
+
+var plainPair: Pair?, sealedPair: Pair?
+let firstPlain = try seconds { plainPair = try Pair("plain", encrypted: false, notes: notes, root: root) }
+let firstSealed = try seconds { sealedPair = try Pair("sealed", encrypted: true, notes: notes, root: root) }
+var plain = plainPair!, sealed = sealedPair!
+print("encrypted against plain, \(count) notes, \(rounds) rounds of \(edits) edits (medians):")
+print(String(format: "%-44@ encrypted %7.3f s   plain %7.3f s   (Argon2id at the default cost included, twice)",
+             "first syncs of both replicas" as NSString, firstSealed, firstPlain))
+for round in 0..<rounds {
+    let changed = notes.shuffled(using: &random).prefix(edits).map { edit($0, "round \(round)") }
+    let last = round == rounds - 1
+    if last { print("  last round's steps, \(round % 2 == 0 ? "plain then encrypted" : "encrypted then plain"):") }
+    if round % 2 == 0 {
+        try plain.round(changed, showSteps: last)
+        try sealed.round(changed, showSteps: last)
+    } else {
+        try sealed.round(changed, showSteps: last)
+        try plain.round(changed, showSteps: last)
+    }
+}
+func compare(_ name: String, encrypted: Double, plain: Double) {
+    print(String(format: "%-44@ encrypted %7.3f s   plain %7.3f s   ratio %.2fx   (bar <= 1.5x: %@)",
+                 name as NSString, encrypted, plain, encrypted / plain, (encrypted / plain <= 1.5 ? "met" : "NOT met") as NSString))
+}
+compare("\(edits) edits, replica A (seal, push)", encrypted: median(sealed.pushTimes), plain: median(plain.pushTimes))
+compare("\(edits) edits, replica B (fetch, open, import)", encrypted: median(sealed.receiveTimes), plain: median(plain.receiveTimes))
+compare("\(edits) edits, both replicas", encrypted: median(zip(sealed.pushTimes, sealed.receiveTimes).map(+)),
+        plain: median(zip(plain.pushTimes, plain.receiveTimes).map(+)))
+let remoteObjects = { (name: String) -> Int in
+    git(["count-objects", "-v"], in: root + "/\(name).git").split(separator: "\n")
+        .compactMap { line -> Int? in line.hasPrefix("in-pack:") || line.hasPrefix("count:") ? Int(line.split(separator: " ").last ?? "") : nil }
+        .reduce(0, +)
+}
+print("objects in the remote after all rounds: encrypted \(remoteObjects("sealed")), plain \(remoteObjects("plain"))")
