@@ -40,10 +40,19 @@ actor CategoryScorer {
     /// The model's calibrated scores, plus `keywordWeight` for each of the category's keywords
     /// in the note (at most three count).
     func category(of text: String) async throws(GenerationError) -> Category {
+        CategoryScorer.best(try await scores(of: text))
+    }
+
+    /// The calibrated scores plus the keywords', in `Category.allCases` order.
+    func scores(of text: String) async throws(GenerationError) -> [Double] {
         let words = CategoryScorer.words(text)
-        let scores = zip(try await calibratedScores(of: text), Category.allCases).map { score, category in
+        return zip(try await calibratedScores(of: text), Category.allCases).map { score, category in
             score + CategoryScorer.keywordWeight * Double(min(3, words.filter { CategoryScorer.keywords[category]?.contains($0) == true }.count))
         }
+    }
+
+    /// The category with the highest score (the first of equals).
+    static func best(_ scores: [Double]) -> Category {
         var best = 0
         for index in scores.indices where scores[index] > scores[best] { best = index }
         return Category.allCases[best]

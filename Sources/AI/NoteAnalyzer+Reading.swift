@@ -6,7 +6,8 @@ import Notes
 
 extension NoteAnalyzer {
     /// The tasks of a note: its checklist items verbatim, then the reader's tasks that pass the
-    /// grounding check, without two that say the same thing; each with its due day.
+    /// grounding check and are not a ticked item, without two that say the same thing; each
+    /// with its due day.
     static func tasks(checklist: [String], read: [ReadTask], note: Note) -> [TaskItem] {
         let created = note.created.milliseconds.floorDays
         let noteText = NoteText.fullText(title: note.title, body: note.body)
@@ -19,8 +20,10 @@ extension NoteAnalyzer {
             result.append(TaskItem(text: text, due: dueDay(dueWords, task: text, created: created)))
         }
         for item in checklist { add(item, dueWords: "") }
+        let done = NoteAnalyzer.doneItems(in: note.body)
         // One word is a label, not an action ("HACKED" from a note that tries to instruct the model).
-        for task in read where task.task.split(whereSeparator: \.isWhitespace).count >= 2 && Grounding.isAbout(task.task, folded: folded) {
+        for task in read where task.task.split(whereSeparator: \.isWhitespace).count >= 2 && Grounding.isAbout(task.task, folded: folded)
+            && !done.contains(where: { TaskText.sameTask($0, task.task) }) {
             // Words for "when" that the note does not have are the model's invention.
             let due = task.due.trimmingWhitespace()
             add(task.task, dueWords: !due.isEmpty && folded.contains(Grounding.folded(due)) ? due : "")

@@ -44,6 +44,24 @@ struct ReadingChecksTests {
         #expect(tasks[0].due == "2026-12-01")
     }
 
+    @Test func aTickedItemIsNeverATaskAgain() throws {
+        let note = try note("- [ ] prenotare il treno per Napoli\n- [x] comprare il regalo per la nonna")
+        #expect(NoteAnalyzer.doneItems(in: note.body) == ["comprare il regalo per la nonna"])
+        let tasks = NoteAnalyzer.tasks(checklist: NoteAnalyzer.checklistItems(in: note.body), read: [
+            ReadTask(task: "Comprare il regalo per la nonna", due: ""),
+        ], note: note)
+        #expect(tasks.map(\.text) == ["prenotare il treno per Napoli"])
+    }
+
+    @Test func theReadingParsesWithItsCategory() throws {
+        let content = try GeneratedContent(json: #"{"tasks": [{"task": "Πλήρωσε το ενοίκιο", "due": "αύριο"}], "summary": "", "category": "finance"}"#)
+        let reading = try NoteReading(content)
+        #expect(reading == NoteReading(tasks: [ReadTask(task: "Πλήρωσε το ενοίκιο", due: "αύριο")], summary: "", category: .finance))
+        #expect(throws: GenerationDecodingError.self) {
+            try NoteReading(GeneratedContent(json: #"{"tasks": [], "summary": "", "category": "hobbies"}"#))
+        }
+    }
+
     @Test func inflectedWordsOfOtherLanguagesCount() throws {
         let note = try note("Auton katsastus umpeutuu ensi kuussa ja renkaat ovat kuluneet.")
         let tasks = NoteAnalyzer.tasks(checklist: [], read: [ReadTask(task: "Varaa katsastusaika", due: "ensi kuussa")], note: note)
