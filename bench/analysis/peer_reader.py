@@ -2,8 +2,8 @@
 """The peer for the reading model: llama-cpp-python's JSON-schema path on the same GGUF, with the
 same instructions and prompt as NoteReader (read from its Swift source, so they cannot drift),
 greedy, 2 threads. It writes what the model answers, unchecked: no grounding, no due days (the
-due words are not dates), no category or urgency (those are ours by likelihood and arithmetic),
-so compare tasks, summaries and time.
+due words are not dates), the reader's category as it is (ours adds it to a likelihood scorer's)
+and no urgency (ours is arithmetic), so compare tasks, summaries, category and time.
 
     peer_reader.py --devset FILE --out PREDICTIONS.jsonl [--limit N] [--model GGUF]
 """
@@ -35,9 +35,10 @@ SCHEMA = {
             "type": "object",
             "properties": {"task": {"type": "string", "maxLength": 90}, "due": {"type": "string", "maxLength": 32}},
             "required": ["task", "due"]}},
-        "summary": {"type": "string", "maxLength": 220},
+        "summary": {"type": "string", "maxLength": 260},
+        "category": {"type": "string", "enum": ["work", "personal", "study", "health", "finance", "other"]},
     },
-    "required": ["tasks", "summary"],
+    "required": ["tasks", "summary", "category"],
 }
 
 
@@ -67,7 +68,7 @@ def main():
                     response_format={"type": "json_object", "schema": SCHEMA}, temperature=0, max_tokens=900)
                 content = json.loads(answer["choices"][0]["message"]["content"])
                 record.update(valid=True, tasks=[{"text": t["task"], "due": None} for t in content["tasks"]],
-                              summary=content["summary"], usage=answer["usage"])
+                              summary=content["summary"], category=content["category"], usage=answer["usage"])
             except Exception as error:  # the peer's failures count as invalid notes
                 record.update(valid=False, error=str(error))
             record["ms"] = (time.time() - start) * 1000
