@@ -18,14 +18,21 @@ public final class EmbeddingModel: Sendable {
     static let maximumBytes = 64 * 1024
 
     public let path: String
+    let libraryPath: String?
     let threads: Int
-    private let model: LanguageModel
-    private let context = Mutex<EmbeddingContext?>(nil)
+    /// For its cheap checks of the file and the library (`availability`); never loaded.
+    private let files: LanguageModel
+    private let weights = Mutex<Result<EmbeddingWeights, GenerationError>?>(nil)
+    /// One context for queries (one short sequence) and one for notes (many chunks a batch):
+    /// a search never pays for the larger one's buffers.
+    private let queryContext = Mutex<EmbeddingContext?>(nil)
+    private let documentContext = Mutex<EmbeddingContext?>(nil)
 
     public init(path: String, libraryPath: String? = nil, threads: Int = 2) {
         self.path = path
+        self.libraryPath = libraryPath
         self.threads = threads
-        model = LanguageModel(configuration: ModelConfiguration(modelPath: path, libraryPath: libraryPath, contextSize: Self.chunkTokens, threads: threads))
+        files = LanguageModel(configuration: ModelConfiguration(modelPath: path, libraryPath: libraryPath, contextSize: Self.chunkTokens, threads: threads))
     }
 
     /// `NOTES_EMBEDDING_MODEL=/path/to/model.gguf`, else `$NOTES_DEPS/embedding-model.gguf`;
@@ -39,7 +46,13 @@ public final class EmbeddingModel: Sendable {
     }
 
     /// Cheap checks (file, GGUF magic, library) until loaded; then the load's outcome.
-    public var availability: LanguageModel.Availability { model.availability }
+    public var availability: LanguageModel.Availability {
+        if case let .failure(error)? = weights.withLock({ $0 }) {
+            if case let .modelUnavailable(reason) = error { return .unavailable(reason) }
+            return .unavailable(error.description)
+        }
+        return files.availability
+    }
 
     /// Stored with every vector: a vector made by another model file, or cut into chunks
     /// another way, is not current. The file's real name and size, without loading it.
@@ -54,24 +67,25 @@ public final class EmbeddingModel: Sendable {
         return "\(name):\(size):chunks \(Self.chunkTokens)x\(Self.maximumChunks)"
     }
 
-    /// Loads the model and makes its context now, so the first embedding is not slower.
+    /// Loads the model and makes the notes' context now, so the first batch is not slower.
     public func prewarm() throws(GenerationError) {
-        try withContext { _ throws(GenerationError) in }
+        try withContext(documentContext, batchSize: 512, sequences: 32) { _ throws(GenerationError) in }
     }
 
     /// The vector of a search query (its first chunk only: queries are short).
     public func embed(query: String) throws(GenerationError) -> [Float] {
-        try withContext { context throws(GenerationError) in
-            try context.embed([Self.chunks(of: query, model: context.model).first ?? []]).first ?? []
+        try withContext(queryContext, batchSize: Self.chunkTokens, sequences: 1) { context throws(GenerationError) in
+            try context.embed([Self.chunks(of: query, model: context.model).first ?? []], threads: 1).first ?? []
         }
     }
 
     /// For each text, its chunks' vectors in order (at least one). Chunks of several texts go
     /// through the model together, which is faster than one text at a time.
     public func embed(documents: [String]) throws(GenerationError) -> [[[Float]]] {
-        try withContext { context throws(GenerationError) in
+        let threads = self.threads
+        return try withContext(documentContext, batchSize: 512, sequences: 32) { context throws(GenerationError) in
             let chunked = documents.map { Self.chunks(of: $0, model: context.model) }
-            var vectors = try context.embed(chunked.flatMap { $0 })[...]
+            var vectors = try context.embed(chunked.flatMap { $0 }, threads: threads)[...]
             return chunked.map { chunks in
                 defer { vectors = vectors.dropFirst(chunks.count) }
                 return Array(vectors.prefix(chunks.count))
@@ -79,24 +93,42 @@ public final class EmbeddingModel: Sendable {
         }
     }
 
-    private func withContext<T>(_ body: (EmbeddingContext) throws(GenerationError) -> T) throws(GenerationError) -> T {
-        let loaded = try model.loaded()
+    /// The weights, loaded on first call (later calls return them, or the same failure).
+    private func loaded() throws(GenerationError) -> EmbeddingWeights {
+        let result = weights.withLock { state -> Result<EmbeddingWeights, GenerationError> in
+            if let state { return state }
+            let result: Result<EmbeddingWeights, GenerationError>
+            if case let .unavailable(reason) = files.availability {
+                result = .failure(.modelUnavailable(reason))
+            } else {
+                switch LlamaLibrary.load(path: libraryPath) {
+                case let .failure(error): result = .failure(.modelUnavailable(error.description))
+                case let .success(api): result = EmbeddingWeights.load(api: api, path: path)
+                }
+            }
+            state = result
+            return result
+        }
+        return try result.get()
+    }
+
+    private func withContext<T>(_ slot: borrowing Mutex<EmbeddingContext?>, batchSize: Int, sequences: Int,
+                                _ body: (EmbeddingContext) throws(GenerationError) -> T) throws(GenerationError) -> T {
+        let weights = try loaded()
         let threads = self.threads
-        let result: Result<T, GenerationError> = context.withLock { slot in
-            do {
-                if slot == nil { slot = try EmbeddingContext(model: loaded, threads: threads) }
-                return .success(try body(slot!))
-            } catch let error as GenerationError {
-                return .failure(error)
+        let result: Result<T, GenerationError> = slot.withLock { context in
+            do throws(GenerationError) {
+                if context == nil { context = try EmbeddingContext(model: weights, threads: threads, batchSize: batchSize, maximumSequences: sequences) }
+                return .success(try body(context!))
             } catch {
-                return .failure(.decodingFailure("\(error)"))
+                return .failure(error)
             }
         }
         return try result.get()
     }
 
     /// The text cut into token windows, each between the model's start and end tokens.
-    static func chunks(of text: String, model: LoadedModel) -> [[Int32]] {
+    static func chunks(of text: String, model: EmbeddingWeights) -> [[Int32]] {
         let begin = model.api.llama_vocab_bos(model.vocab), end = model.api.llama_vocab_sep(model.vocab)
         var bytes = Array(text.utf8.prefix(maximumBytes))
         // Not in the middle of a character: drop continuation bytes the cut left at the end.
@@ -104,7 +136,7 @@ public final class EmbeddingModel: Sendable {
             while let last = bytes.last, last & 0xC0 == 0x80 { bytes.removeLast() }
             if let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
         }
-        let tokens = model.tokenize(bytes, addBeginning: false, special: false) ?? []
+        let tokens = model.tokenize(bytes)
         let width = chunkTokens - 2
         var result: [[Int32]] = []
         var start = 0

@@ -6,16 +6,17 @@ import CLlama
 /// all-MiniLM-L6-v2). Owned by one `EmbeddingModel` and used only behind its lock (hence
 /// unchecked Sendable).
 final class EmbeddingContext: @unchecked Sendable {
-    let model: LoadedModel
+    let model: EmbeddingWeights
     private let context: OpaquePointer
     private var batch: llama_batch
     /// Tokens one decode takes, all sequences together: a sequence must fit whole in one.
     let batchSize: Int
     let maximumSequences: Int
     let dimensions: Int
+    private var threads: Int
     private var api: notes_llama_api { model.api }
 
-    init(model: LoadedModel, threads: Int, batchSize: Int = 512, maximumSequences: Int = 32) throws(GenerationError) {
+    init(model: EmbeddingWeights, threads: Int, batchSize: Int, maximumSequences: Int) throws(GenerationError) {
         self.model = model
         var params = model.api.llama_context_default_params()
         params.n_ctx = UInt32(batchSize)
@@ -38,6 +39,7 @@ final class EmbeddingContext: @unchecked Sendable {
         self.context = context
         self.batchSize = batchSize
         self.maximumSequences = maximumSequences
+        self.threads = threads
         dimensions = Int(model.api.llama_model_n_embd(model.model))
         batch = model.api.llama_batch_init(Int32(batchSize), 0, 1)
     }
@@ -49,7 +51,13 @@ final class EmbeddingContext: @unchecked Sendable {
 
     /// One unit-length vector per sequence, in order. Each sequence is at most `batchSize`
     /// tokens (the caller cuts longer text) and holds its own start and end tokens.
-    func embed(_ sequences: [[Int32]]) throws(GenerationError) -> [[Float]] {
+    /// `threads` for this call: one for a query of a few tokens, where a second thread costs more
+    /// in waiting (OpenMP spins at its barriers) than it computes, above all on a busy machine.
+    func embed(_ sequences: [[Int32]], threads: Int) throws(GenerationError) -> [[Float]] {
+        if threads != self.threads {
+            api.llama_set_n_threads(context, Int32(threads), Int32(threads))
+            self.threads = threads
+        }
         var vectors: [[Float]] = []
         vectors.reserveCapacity(sequences.count)
         var start = 0

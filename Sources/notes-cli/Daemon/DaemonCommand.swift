@@ -12,8 +12,8 @@ struct DaemonCommand: NotesCommand {
         abstract: "Analyse new and changed notes in the background.",
         usage: "[status] [--once] [--sync-interval <seconds>] [--json]",
         discussion: """
-            Prewarms the model, then analyses every note that has no analysis of its current text,
-            oldest change first, and waits for changes without polling. With a sync remote, it also
+            Prewarms the model, then makes the vectors (for search by meaning) of every note whose
+            text has none, and analyses every note that has no analysis of its current text, and waits for changes without polling. With a sync remote, it also
             syncs on an interval and shortly after local changes. One daemon per notebook.
             SIGTERM or SIGINT stops it cleanly; after a crash or kill -9 the next start resumes.
             'notes daemon status' tells whether one runs and how many notes are pending.
@@ -59,7 +59,9 @@ struct DaemonCommand: NotesCommand {
         var corrections = Analyzers.corrections(store: store)
         var analyzer = try Analyzers.make(context: context, corrections: corrections)
         log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
-        var worker = AnalysisWorker(store: store, analyzer: analyzer, log: log)
+        let embedder = Embeddings.make(context: context)
+        if let missing = Embeddings.missing(embedder) { log.warning("no vectors for search by meaning: \(missing)") }
+        var worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
         var syncer = AutoSync(context: context, log: log, interval: syncInterval)
         var waitingReason: String?
         var nextAvailabilityCheck: Int64 = 0
@@ -81,6 +83,8 @@ struct DaemonCommand: NotesCommand {
                 }
             }
             if !once { try syncer.runIfDue(store: store) }
+            // Vectors need only the embedding model: they are made while the analyzer waits too.
+            if try worker.embedNext() { continue }
             if worker.ready, try worker.analyzeNext() { continue }
             if once { break }
             let deadlines = [once ? nil : syncer.nextDeadline, worker.ready ? nil : nextAvailabilityCheck].compactMap { $0 }
@@ -96,7 +100,7 @@ struct DaemonCommand: NotesCommand {
                 if !latest.elementsEqual(corrections, by: ==) {
                     corrections = latest
                     analyzer = analyzer.with(corrections: corrections)
-                    worker = AnalysisWorker(store: store, analyzer: analyzer, log: log)
+                    worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
                     log.info("category corrections changed: the examples are read again")
                 }
             case .timeout:
@@ -130,10 +134,12 @@ struct AnalysisWorker {
     let log: DaemonLog
     private(set) var ready = false
 
-    init(store: NoteStore, analyzer: any NoteAnalyzing, log: DaemonLog) {
+    init(store: NoteStore, analyzer: any NoteAnalyzing, embedder: (any TextEmbedding)?, log: DaemonLog) {
         self.log = log
-        queue = AnalysisQueue(store: store, analyzer: analyzer, clock: Clock.now) { event in
+        queue = AnalysisQueue(store: store, analyzer: analyzer, embedder: embedder, clock: Clock.now) { event in
             switch event {
+            case let .embedded(notes, milliseconds): log.info("vectors of \(notes.count) note\(notes.count == 1 ? "" : "s") in \(milliseconds) ms")
+            case let .embeddingFailed(notes, error): log.error("cannot make the vectors of \(notes.count) notes: \(error)")
             case let .started(id, stage): log.info("analysing \(id.rawValue.prefix(13))\(stage == .quick ? " (quick)" : "")")
             case let .stored(id, analysis, milliseconds):
                 log.info("analysed \(id.rawValue.prefix(13))\(analysis.stage == .quick ? " (quick)" : "") in \(milliseconds) ms: "
@@ -151,6 +157,9 @@ struct AnalysisWorker {
         ready = true
         log.info("model ready in \(Clock.now().milliseconds - started) ms")
     }
+
+    /// Makes the vectors of a batch of notes that lack them; false when none does.
+    func embedNext() throws -> Bool { try queue.embedNext() }
 
     /// Analyses one note (a quick analysis before any full one); false when nothing is pending.
     func analyzeNext() throws -> Bool {
