@@ -8,7 +8,7 @@ struct AnalyzeCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "analyze",
         abstract: "Analyse notes now with the local model.",
-        usage: "[<id> ...] [--all | --stale | --quick] [--json]",
+        usage: "[<id> ...] [--all | --stale | --quick | --vectors] [--json]",
         discussion: """
             With ids, analyses those notes again. With --all, every note. Otherwise (or with
             --stale), the notes without a full analysis of their current text. Without ids, every
@@ -23,6 +23,7 @@ struct AnalyzeCommand: NotesCommand {
             .flag("--all", help: "Analyse every note."),
             .flag("--stale", help: "Analyse the notes whose full analysis is missing or out of date (the default)."),
             .flag("--quick", help: "Only the quick stage, without generation: vectors, and the quick analysis of notes that have none."),
+            .flag("--vectors", help: "Only the vectors for search by meaning (seconds for a fresh import of thousands of notes)."),
             .json,
         ],
         positionals: [PositionalSpec(name: "id", help: "Notes to analyse (ids or unique prefixes).", optional: true, repeating: true)]
@@ -31,15 +32,17 @@ struct AnalyzeCommand: NotesCommand {
     let references: [String]
     let all: Bool
     let quick: Bool
+    let vectorsOnly: Bool
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         references = arguments.positionals
         all = arguments.has("all")
         quick = arguments.has("quick")
+        vectorsOnly = arguments.has("vectors")
         json = arguments.has("json")
-        if [all, arguments.has("stale"), quick].filter({ $0 }).count > 1 { throw UsageError(message: "choose one of --all, --stale and --quick") }
-        if !references.isEmpty, all || quick || arguments.has("stale") { throw UsageError(message: "give ids or --all/--stale/--quick, not both") }
+        if [all, arguments.has("stale"), quick, vectorsOnly].filter({ $0 }).count > 1 { throw UsageError(message: "choose one of --all, --stale, --quick and --vectors") }
+        if !references.isEmpty, all || quick || vectorsOnly || arguments.has("stale") { throw UsageError(message: "give ids or --all/--stale/--quick/--vectors, not both") }
     }
 
     func run(_ context: Context) throws {
@@ -70,14 +73,21 @@ struct AnalyzeCommand: NotesCommand {
             done += 1
             progress?.update(done)
         }
+        if vectorsOnly, let missing = Embeddings.missing(embedder) {
+            throw CommandFailure("cannot make vectors: \(missing)")
+        }
         if ids == nil, embedder?.unavailableReason() == nil {
             let lacking = try queue.lackingVectorCount()
             if lacking > 0 {
                 progress = ProgressBar(terminal: terminal, total: lacking, label: "Vectors")
                 while try queue.embedNext() {}
                 progress?.finish()
-                if !json, lacking > 20 { terminal.printError("Vectors made for \(done) notes.") }
+                if !json, lacking > 20 || vectorsOnly { terminal.printError("Vectors made for \(done) note\(done == 1 ? "" : "s").") }
             }
+        }
+        if vectorsOnly {
+            if json { terminal.emit(.array([])) }
+            return
         }
         done = 0
         total = try ids?.count ?? (quick ? store.pendingQuickAnalysis().count : store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion))
