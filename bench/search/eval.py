@@ -52,7 +52,7 @@ for query in data["queries"]:
         totals.setdefault((query["kind"], mode), []).append(score(ranked, relevant))
 
 print(f"{data['notes']} notes, {len(data['queries'])} queries")
-print(f"{"queries":<40} {"mode":<8} {'n':>3} {'recall@5':>9} {'MRR':>6}")
+print(f"{'queries':<40} {'mode':<8} {'n':>3} {'recall@5':>9} {'MRR':>6}")
 labels = {"words": "exact rare word (words)", "meaning": "other words than the notes' (meaning)", "related": "related-note probes (related)"}
 summary = {}
 for (kind, mode), scores in totals.items():
