@@ -60,10 +60,10 @@ public struct NotebookSearch {
             nearest.removeAll { excluded.contains($0.id) }
         }
         if mode == .meaning {
-            let hits = try store.openings(of: Array(nearest.prefix(limit).map(\.id)))
-            return zip(hits, nearest).map { hit, match in
+            let similarity = Dictionary(nearest.map { ($0.id, $0.similarity) }, uniquingKeysWith: max)
+            return try store.openings(of: Array(nearest.prefix(limit).map(\.id))).map { hit in
                 var hit = hit
-                hit.score = Double(match.similarity)
+                hit.score = Double(similarity[hit.id] ?? 0)
                 return Result(hit: hit, match: .meaning)
             }
         }
@@ -110,7 +110,7 @@ public struct NotebookSearch {
         }
         guard let vectors else { return nil }
         let matches = try store.nearest(to: vectors, model: embedder.version, excluding: id, limit: limit)
-        let titles = try store.openings(of: matches.map(\.id))
-        return zip(titles, matches).map { Related(id: $1.id, title: $0.title, similarity: $1.similarity) }
+        let similarity = Dictionary(matches.map { ($0.id, $0.similarity) }, uniquingKeysWith: max)
+        return try store.openings(of: matches.map(\.id)).map { Related(id: $0.id, title: $0.title, similarity: similarity[$0.id] ?? 0) }
     }
 }
