@@ -48,9 +48,14 @@ public struct NotebookSearch {
         let parsed = SearchQuery(query)
         if let invalid = parsed.invalidFilter { throw invalid }
         let limit = filter.limit ?? 50
-        let words = mode == .meaning ? [] : try store.search(query, filter: filter, now: now)
+        var words = mode == .meaning ? [] : try store.search(query, filter: filter, now: now)
         guard mode != .words, !parsed.meaningText.isEmpty, let embedder, meaningUnavailable == nil else {
             return words.map { Result(hit: $0, match: .words) }
+        }
+        // A note with a rare word of the query, though not all its words, still ranks by words.
+        if mode == .hybrid, words.count < limit {
+            let found = Set(words.map(\.id))
+            words += try store.searchRareWords(query, filter: filter, now: now).filter { !found.contains($0.id) }.prefix(limit - words.count)
         }
         let vector = try embedder.embed(query: parsed.meaningText)
         var nearest = try store.nearest(to: [vector], model: embedder.version, conditions: store.filterConditions(parsed, filter: filter, now: now),

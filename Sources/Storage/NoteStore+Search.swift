@@ -29,15 +29,41 @@ extension NoteStore {
     public func search(_ query: String, filter: NoteFilter = NoteFilter(), now: Timestamp = .current) throws -> [SearchHit] {
         let parsed = SearchQuery(query)
         if let invalid = parsed.invalidFilter { throw invalid }
+        return try search(parsed, expression: parsed.matchExpression, filter: filter, now: now)
+    }
+
+    /// The notes that have at least one of the query's rare words (words in at most 1% of the
+    /// notes, or 3), but not the excluded ones, best first: for a query whose words do not all
+    /// occur in one note, so that a note with its rare word still ranks by words. Empty for a
+    /// query of fewer than two words or without a rare one.
+    public func searchRareWords(_ query: String, filter: NoteFilter = NoteFilter(), now: Timestamp = .current) throws -> [SearchHit] {
+        let parsed = SearchQuery(query)
+        if let invalid = parsed.invalidFilter { throw invalid }
+        guard parsed.includedTerms.count >= 2 else { return [] }
+        let notes = try database.scalarInt("SELECT count(*) FROM notes WHERE deleted IS NULL") ?? 0
+        let maximum = max(3, notes / 100)
+        func quoted(_ term: String) -> String { "\"" + term.replacingOccurrences("\"", with: "\"\"") + "\"" }
+        let count = try database.statement("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ?")
+        let rare = try parsed.includedTerms.filter { term in
+            let frequency = try count.firstRow([quoted(term)]) { $0.int(0) } ?? 0
+            return frequency > 0 && frequency <= maximum
+        }
+        guard !rare.isEmpty else { return [] }
+        var expression = "(" + rare.map(quoted).joined(separator: " OR ") + ")"
+        if !parsed.excludedTerms.isEmpty { expression += " NOT (" + parsed.excludedTerms.map(quoted).joined(separator: " OR ") + ")" }
+        return try search(parsed, expression: expression, filter: filter, now: now)
+    }
+
+    private func search(_ parsed: SearchQuery, expression: String?, filter: NoteFilter, now: Timestamp) throws -> [SearchHit] {
         guard !parsed.isEmpty else { return [] }
         var (conditions, values) = try filterConditions(parsed, filter: filter, now: now)
         conditions.insert("n.deleted IS NULL", at: 0)
-        if let match = parsed.matchExpression {
+        if let match = expression {
             // Before the filters' conditions, as its value is before theirs.
             conditions.insert("notes_fts MATCH ?", at: 1)
             values.insert(match, at: 0)
         }
-        guard parsed.matchExpression != nil else {
+        guard expression != nil else {
             let sql = """
                 SELECT n.id, n.title, substr(n.body, 1, 2000) FROM notes n WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY n.updated DESC, n.id DESC LIMIT \(filter.limit ?? 50)

@@ -29,6 +29,8 @@ public struct SearchQuery: Equatable, Sendable {
     /// The words and phrases, without operators, filters and excluded terms: what search by
     /// meaning embeds.
     public let meaningText: String
+    /// The words and phrases searched for, without the excluded ones.
+    public let includedTerms: [String]
     /// Terms after NOT or `-`: a note that only means something similar must not contain them.
     public let excludedTerms: [String]
 
@@ -84,6 +86,7 @@ public struct SearchQuery: Equatable, Sendable {
             case .and, .or: afterNot = false
             }
         }
+        includedTerms = kept
         meaningText = kept.joined(separator: " ")
         excludedTerms = excluded
     }

@@ -135,3 +135,19 @@ struct NotebookSearchTests {
         #expect(try search.related(to: vet.id, limit: 5)?.count == 2)
     }
 }
+
+extension NotebookSearchTests {
+    @Test func aNoteWithARareWordOfTheQueryRanksAboveMeaningAlone() throws {
+        let okafor = try add("Book Okafor for a filling", at: 1)
+        let teeth = try add("Teeth cleaning at the hygienist", at: 2)
+        for minute in 3..<8 { try add("Unrelated note \(minute) about the garden", at: Int64(minute)) }
+        while try queue().embedNext() {}
+        let search = NotebookSearch(store: store, embedder: embedder)
+        // No note has both words; "okafor" is rare, so its note ranks by words.
+        let results = try search.search("okafor dentist")
+        #expect(results.map(\.hit.id) == [okafor.id, teeth.id])
+        #expect(results.map(\.match) == [.words, .meaning])
+        #expect(try search.search("okafor dentist", mode: .words).isEmpty, "--exact keeps every word required")
+        #expect(try search.search("okafor dentist -filling").map(\.hit.id) == [teeth.id])
+    }
+}

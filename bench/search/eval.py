@@ -53,7 +53,8 @@ for query in data["queries"]:
 
 print(f"{data['notes']} notes, {len(data['queries'])} queries")
 print(f"{'queries':<40} {'mode':<8} {'n':>3} {'recall@5':>9} {'MRR':>6}")
-labels = {"words": "exact rare word (words)", "meaning": "other words than the notes' (meaning)", "related": "related-note probes (related)"}
+labels = {"words": "exact rare word (words)", "meaning": "other words than the notes' (meaning)",
+          "mixed": "rare word among other words (mixed)", "related": "related-note probes (related)"}
 summary = {}
 for (kind, mode), scores in totals.items():
     recall = sum(s[0] for s in scores) / len(scores)
@@ -64,3 +65,5 @@ words, hybrid = summary[("meaning", "words")], summary[("meaning", "hybrid")]
 print(f"other-words queries: hybrid recall@5 {hybrid:.3f} vs words only {words:.3f}"
       + (f" ({hybrid / words:.1f}x)" if words else " (words only finds none)") + " (target >= 1.5x)")
 print(f"exact queries: hybrid recall@5 {summary[('words', 'hybrid')]:.3f} vs words only {summary[('words', 'words')]:.3f} (target: no worse)")
+print(f"rare word among other words: hybrid MRR {sum(s[1] for s in totals[('mixed', 'hybrid')]) / len(totals[('mixed', 'hybrid')]):.3f}"
+      f" (1.000: the note with the rare word always first)")

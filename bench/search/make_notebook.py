@@ -4,8 +4,9 @@
     make_notebook.py DIR      -> DIR/notes/*.md and DIR/queries.json
 
 40 subjects of everyday life, each with two notes written in different words, a query in words
-neither note uses ("meaning"), a rare word of the first note ("words"), and a probe that asks
-for the second note among the first one's related notes ("related"); then 260 notes on other
+neither note uses ("meaning"), a rare word of the first note ("words"), that rare word among the
+other-words query ("mixed": no note has all its words, the note with the rare word is wanted),
+and a probe that asks for the second note among the first one's related notes ("related"); then 260 notes on other
 subjects (work projects, study notes, reading notes, film lists, language practice) around them.
 Every note and query was written for this benchmark; the other notes come from templates with a
 fixed seed, so the notebook is the same on every run.
@@ -141,6 +142,8 @@ def main() -> None:
         holders = [t for t in texts if rare.lower() in words(t)]
         queries.append({"kind": "words", "query": rare, "relevant": holders})
         queries.append({"kind": "related", "note": first, "relevant": [second]})
+        # The rare word among other words: no note has them all, the note with the word is wanted.
+        queries.append({"kind": "mixed", "query": f"{rare} {other}", "relevant": holders})
     with open(os.path.join(out, "queries.json"), "w") as handle:
         json.dump({"notes": len(texts), "queries": queries}, handle, indent=1)
     print(f"{len(texts)} notes, {len(queries)} queries", file=sys.stderr)
