@@ -52,11 +52,6 @@ public struct NotebookSearch {
         guard mode != .words, !parsed.meaningText.isEmpty, let embedder, meaningUnavailable == nil else {
             return words.map { Result(hit: $0, match: .words) }
         }
-        // A note with a rare word of the query, though not all its words, still ranks by words.
-        if mode == .hybrid, words.count < limit {
-            let found = Set(words.map(\.id))
-            words += try store.searchRareWords(query, filter: filter, now: now).filter { !found.contains($0.id) }.prefix(limit - words.count)
-        }
         let vector = try embedder.embed(query: parsed.meaningText)
         var nearest = try store.nearest(to: [vector], model: embedder.version, conditions: store.filterConditions(parsed, filter: filter, now: now),
                                         limit: max(limit, 100)).filter { $0.similarity >= Self.minimumSimilarity }
@@ -71,6 +66,14 @@ public struct NotebookSearch {
                 hit.score = Double(similarity[hit.id] ?? 0)
                 return Result(hit: hit, match: .meaning)
             }
+        }
+        // A note with a rare word of the query, though not all its words, ranks by words too when
+        // it is also close in meaning ("okafor tooth pain" and the note about Dr. Okafor); one that
+        // shares only a rare word ("appointment") with a query about something else does not.
+        if words.count < limit {
+            let found = Set(words.map(\.id)), close = Set(nearest.map(\.id))
+            words += try store.searchRareWords(query, filter: filter, now: now)
+                .filter { !found.contains($0.id) && close.contains($0.id) }.prefix(limit - words.count)
         }
         return try fuse(words: words, meaning: nearest, limit: limit)
     }

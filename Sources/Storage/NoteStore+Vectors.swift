@@ -110,15 +110,26 @@ public enum FloatVector {
     }
 
     /// The dot product of `query` with the stored vector in `bytes` (0 when the lengths differ:
-    /// a vector from another model is never close).
+    /// a vector from another model is never close). Sixteen lanes at a time: SQLite's blob need
+    /// not be aligned, so each lane group is loaded unaligned.
     static func dot(_ query: [Float], _ bytes: UnsafeRawBufferPointer) -> Float {
-        guard bytes.count == query.count * 4 else { return 0 }
-        var sum: Float = 0
-        query.withUnsafeBufferPointer { q in
-            for index in 0..<q.count {
-                sum += q[index] * bytes.loadUnaligned(fromByteOffset: index * 4, as: Float.self)
+        guard bytes.count == query.count * 4, let base = bytes.baseAddress else { return 0 }
+        return query.withUnsafeBufferPointer { q in
+            let lanes = q.count / 16 * 16
+            var sums = SIMD16<Float>()
+            let queryBase = UnsafeRawPointer(q.baseAddress!)
+            var index = 0
+            while index < lanes {
+                sums += queryBase.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self)
+                    * base.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self)
+                index += 16
             }
+            var sum = sums.sum()
+            while index < q.count {
+                sum += q[index] * base.loadUnaligned(fromByteOffset: index * 4, as: Float.self)
+                index += 1
+            }
+            return sum
         }
-        return sum
     }
 }

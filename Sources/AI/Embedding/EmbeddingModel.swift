@@ -72,10 +72,17 @@ public final class EmbeddingModel: Sendable {
         try withContext(documentContext, batchSize: 512, sequences: 32) { _ throws(GenerationError) in }
     }
 
+    /// Tokens the query context holds: a query is a few words, and a small context is made
+    /// (and its buffers reserved) faster on every search. A longer query uses the notes' context.
+    static let queryTokens = 64
+
     /// The vector of a search query (its first chunk only: queries are short).
     public func embed(query: String) throws(GenerationError) -> [Float] {
-        try withContext(queryContext, batchSize: Self.chunkTokens, sequences: 1) { context throws(GenerationError) in
-            try context.embed([Self.chunks(of: query, model: context.model).first ?? []], threads: 1).first ?? []
+        let weights = try loaded()
+        let tokens = Self.chunks(of: query, model: weights).first ?? []
+        if tokens.count > Self.queryTokens { return try embed(documents: [query]).first?.first ?? [] }
+        return try withContext(queryContext, batchSize: Self.queryTokens, sequences: 1) { context throws(GenerationError) in
+            try context.embed([tokens], threads: 1).first ?? []
         }
     }
 
