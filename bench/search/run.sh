@@ -54,9 +54,10 @@ sqlite3 "$work/vec.sqlite" ".load $vec" "CREATE VIRTUAL TABLE vec USING vec0(emb
 echo "vec0 table built in $(( ($(date +%s%N) - start) / 1000000 )) ms"
 query="(SELECT vector FROM note_vectors WHERE rowid = 4242)"
 scan_sql="SELECT note_seq, vec_distance_cosine(vector, $query) AS d FROM note_vectors ORDER BY d LIMIT 100;"
-knn_sql="SELECT rowid, distance FROM vec WHERE embedding MATCH $query AND k = 100;"
+knn="SELECT rowid, distance FROM vec WHERE embedding MATCH $query AND k = 100"
+knn_sql="$knn;"
 same=$(diff <(sqlite3 "$work/vec.sqlite" ".load $vec" "$scan_sql" | cut -d'|' -f1 | head -20) \
-            <(sqlite3 "$work/vec.sqlite" ".load $vec" "SELECT v.note_seq FROM ($knn_sql) k JOIN note_vectors v ON v.rowid = k.rowid;" | head -20) >/dev/null && echo yes || echo no)
+            <(sqlite3 "$work/vec.sqlite" ".load $vec" "SELECT v.note_seq FROM ($knn) k JOIN note_vectors v ON v.rowid = k.rowid ORDER BY k.distance;" | head -20) >/dev/null && echo yes || echo no)
 echo "same top 20 from both: $same"
 hyperfine -N --warmup 3 --runs "$runs" --export-json "$work/vec.json" \
     -n "sqlite3 BLOB scan" "sqlite3 $work/vec.sqlite \".load $vec\" \"$scan_sql\"" \
