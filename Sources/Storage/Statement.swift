@@ -6,6 +6,8 @@ public enum DatabaseValue: Equatable, Sendable {
     case null
     case integer(Int64)
     case text(String)
+    /// Bytes, such as a note's vector (see `FloatVector`).
+    case blob([UInt8])
 }
 
 public protocol DatabaseValueConvertible {
@@ -16,6 +18,7 @@ extension Int64: DatabaseValueConvertible { public var databaseValue: DatabaseVa
 extension Int: DatabaseValueConvertible { public var databaseValue: DatabaseValue { .integer(Int64(self)) } }
 extension Bool: DatabaseValueConvertible { public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) } }
 extension String: DatabaseValueConvertible { public var databaseValue: DatabaseValue { .text(self) } }
+extension [UInt8]: DatabaseValueConvertible { public var databaseValue: DatabaseValue { .blob(self) } }
 extension DatabaseValue: DatabaseValueConvertible { public var databaseValue: DatabaseValue { self } }
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
@@ -59,6 +62,10 @@ public final class Statement {
                         sqlite3_bind_text(handle, index, $0.baseAddress, Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
                     }
                 }
+            case let .blob(bytes):
+                // A zero-length blob, not NULL, for an empty array.
+                rc = bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count),
+                                                                 unsafeBitCast(-1, to: sqlite3_destructor_type.self)) }
             }
             guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
         }
@@ -121,4 +128,13 @@ public struct Row {
     public func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
     public func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
     public func double(_ column: Int32) -> Double { sqlite3_column_double(statement.handle, column) }
+
+    /// The column's bytes, without copying them: valid only inside `body`.
+    public func withBlob<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        // "The pointers returned are valid until a type conversion occurs ... or until
+        // sqlite3_step() or sqlite3_reset() or sqlite3_finalize() is called." (sqlite3_column_blob)
+        let bytes = sqlite3_column_blob(statement.handle, column)
+        let count = Int(sqlite3_column_bytes(statement.handle, column))
+        return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
+    }
 }

@@ -33,9 +33,11 @@ final class Notebook {
     var databasePath: String { home + "/notes.sqlite" }
 
     /// What every `notes` the tests run sees. The reading model is off (the rules give tasks
-    /// and summaries) unless a test turns it on: it takes seconds a note.
+    /// and summaries) unless a test turns it on: it takes seconds a note. So is the embedding
+    /// model (search is by words, as those tests expect), except in the tests of search by meaning.
     static func environment(home: String, root: String) -> [String: String] {
-        var env = ["NOTES_HOME": home, "PATH": "/usr/bin:/bin", "HOME": root, "LANG": "C.UTF-8", "NOTES_READER_MODEL": "none"]
+        var env = ["NOTES_HOME": home, "PATH": "/usr/bin:/bin", "HOME": root, "LANG": "C.UTF-8", "NOTES_READER_MODEL": "none",
+                   "NOTES_EMBEDDING_MODEL": "none"]
         if let deps = ProcessInfo.processInfo.environment["NOTES_DEPS"] { env["NOTES_DEPS"] = deps }
         return env
     }

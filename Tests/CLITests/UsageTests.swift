@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @Suite(.serialized) struct UsageTests {
-    static let commands = ["add", "list", "show", "edit", "rm", "search", "tags", "links", "export", "import", "status", "analyze", "tasks",
+    static let commands = ["add", "list", "show", "edit", "rm", "search", "related", "tags", "links", "export", "import", "status", "analyze", "tasks",
                            "done", "undone", "set", "model", "daemon", "remote", "sync", "conflicts", "log"]
 
     @Test(arguments: commands)

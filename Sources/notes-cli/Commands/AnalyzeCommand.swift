@@ -8,10 +8,12 @@ struct AnalyzeCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "analyze",
         abstract: "Analyse notes now with the local model.",
-        usage: "[<id> ...] [--all | --stale | --quick] [--json]",
+        usage: "[<id> ...] [--all | --stale | --quick | --vectors] [--json]",
         discussion: """
             With ids, analyses those notes again. With --all, every note. Otherwise (or with
-            --stale), the notes without a full analysis of their current text. --quick gives every
+            --stale), the notes without a full analysis of their current text. Without ids, every
+            note's vectors for search by meaning are brought current first (only the notes whose
+            text changed are embedded again). --quick gives every
             note without any analysis of its text the quick one (category, checklist items,
             deadlines, its opening as summary; no generation), for a fresh import: the daemon
             then replaces each with the full one. On a terminal the fields appear as they are
@@ -20,7 +22,8 @@ struct AnalyzeCommand: NotesCommand {
         options: [
             .flag("--all", help: "Analyse every note."),
             .flag("--stale", help: "Analyse the notes whose full analysis is missing or out of date (the default)."),
-            .flag("--quick", help: "Only the quick stage, without generation, for notes that have no analysis."),
+            .flag("--quick", help: "Only the quick stage, without generation: vectors, and the quick analysis of notes that have none."),
+            .flag("--vectors", help: "Only the vectors for search by meaning (seconds for a fresh import of thousands of notes)."),
             .json,
         ],
         positionals: [PositionalSpec(name: "id", help: "Notes to analyse (ids or unique prefixes).", optional: true, repeating: true)]
@@ -29,23 +32,65 @@ struct AnalyzeCommand: NotesCommand {
     let references: [String]
     let all: Bool
     let quick: Bool
+    let vectorsOnly: Bool
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         references = arguments.positionals
         all = arguments.has("all")
         quick = arguments.has("quick")
+        vectorsOnly = arguments.has("vectors")
         json = arguments.has("json")
-        if [all, arguments.has("stale"), quick].filter({ $0 }).count > 1 { throw UsageError(message: "choose one of --all, --stale and --quick") }
-        if !references.isEmpty, all || quick || arguments.has("stale") { throw UsageError(message: "give ids or --all/--stale/--quick, not both") }
+        if [all, arguments.has("stale"), quick, vectorsOnly].filter({ $0 }).count > 1 { throw UsageError(message: "choose one of --all, --stale, --quick and --vectors") }
+        if !references.isEmpty, all || quick || vectorsOnly || arguments.has("stale") { throw UsageError(message: "give ids or --all/--stale/--quick/--vectors, not both") }
     }
 
     func run(_ context: Context) throws {
         let store = try context.store()
         let analyzer = try Analyzers.make(context: context, store: store)
+        let embedder = Embeddings.make(context: context)
         let ids: [NoteID]? = !references.isEmpty ? try references.map { try store.resolve($0) } : all ? try store.notes().map(\.id).reversed() : nil
-        let total = try ids?.count ?? (quick ? store.pendingQuickAnalysis().count : store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion))
         let terminal = context.terminal
+        var results: [JSON] = []
+        var done = 0
+        var failure: (any Error)?
+        var progress: ProgressBar?
+        var total = 0
+        let queue = AnalysisQueue(store: store, analyzer: analyzer, embedder: embedder, clock: Clock.now) { event in
+            switch event {
+            case .started: return
+            case let .embedded(stored, _):
+                done += stored.count
+                progress?.update(done)
+                return
+            case let .embeddingFailed(notes, error):
+                terminal.printError("Warning: cannot make the vectors of \(notes.count) note\(notes.count == 1 ? "" : "s"): \(error)")
+                return
+            case let .stored(id, analysis, _): results.append(AnalyzeCommand.result(id, stored: true, analysis, store: store, terminal: terminal, verbose: !json && total <= 20))
+            case let .changedMeanwhile(id): results.append(AnalyzeCommand.result(id, stored: false, nil, store: store, terminal: terminal, verbose: !json && total <= 20))
+            case let .failed(_, error): failure = error
+            }
+            done += 1
+            progress?.update(done)
+        }
+        if vectorsOnly, let missing = Embeddings.missing(embedder) {
+            throw CommandFailure("cannot make vectors: \(missing)")
+        }
+        if ids == nil, embedder?.unavailableReason() == nil {
+            let lacking = try queue.lackingVectorCount()
+            if lacking > 0 {
+                progress = ProgressBar(terminal: terminal, total: lacking, label: "Vectors")
+                while try queue.embedNext() {}
+                progress?.finish()
+                if !json, lacking > 20 || vectorsOnly { terminal.printError("Vectors made for \(done) note\(done == 1 ? "" : "s").") }
+            }
+        }
+        if vectorsOnly {
+            if json { terminal.emit(.array([])) }
+            return
+        }
+        done = 0
+        total = try ids?.count ?? (quick ? store.pendingQuickAnalysis().count : store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion))
         if total == 0 {
             if json { terminal.emit(.array([])) } else { terminal.printError("Every note is analysed.") }
             return
@@ -56,20 +101,7 @@ struct AnalyzeCommand: NotesCommand {
         try waitFor { try await analyzer.prewarm() }
         let live = !json && terminal.err.isTerminal && !quick
         // On a terminal the response streams into one line (with the count); else a progress bar.
-        let progress = ProgressBar(terminal: terminal, total: live ? 0 : total, label: quick ? "Quick analysis" : "Analysing")
-        var results: [JSON] = []
-        var done = 0
-        var failure: (any Error)?
-        let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: Clock.now) { event in
-            switch event {
-            case .started: return
-            case let .stored(id, analysis, _): results.append(AnalyzeCommand.result(id, stored: true, analysis, store: store, terminal: terminal, verbose: !json && total <= 20))
-            case let .changedMeanwhile(id): results.append(AnalyzeCommand.result(id, stored: false, nil, store: store, terminal: terminal, verbose: !json && total <= 20))
-            case let .failed(_, error): failure = error
-            }
-            done += 1
-            progress.update(done)
-        }
+        progress = ProgressBar(terminal: terminal, total: live ? 0 : total, label: quick ? "Quick analysis" : "Analysing")
         let throughput = Throughput(total: total, started: Clock.now().milliseconds)
         func show(_ index: Int) -> (@Sendable (String) -> Void)? {
             let counter = "[" + (total == 1 ? "1/1" : throughput.report(done: index - 1, now: Clock.now().milliseconds)) + "] "
@@ -91,7 +123,7 @@ struct AnalyzeCommand: NotesCommand {
                 if let failure { throw failure }
             }
         }
-        progress.finish()
+        progress?.finish()
         if json { terminal.emit(.array(results)) } else if total > 20 { terminal.printError("Analysed \(done) notes.") }
     }
 

@@ -1,23 +1,36 @@
-// `notes search`: full-text search, best match first.
+// `notes search`: by words and by meaning together, best match first.
+import Notebook
 import Notes
 import Storage
 
 struct SearchCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "search",
-        abstract: "Search notes, best match first.",
+        abstract: "Search notes by words and by meaning, best match first.",
         discussion: """
-            Words must all match (stemmed: 'meeting' finds 'meetings'). Use "quoted phrases",
-            prefix* terms, OR, NOT or -word. Titles, bodies, summaries and tasks are searched.
-            links:ID keeps the notes that link to the note ID (any unique prefix of its id),
-            -links:ID those that do not; alone, it lists them newest change first.
+            Finds the notes that have the words (all of them, stemmed: 'meeting' finds 'meetings')
+            and the notes that mean the same in other words ('the vet' finds 'the cat's jabs'),
+            ranked together; a note with the very words always ranks above one that only means
+            something similar. Use "quoted phrases", prefix* terms, OR, NOT or -word. Titles,
+            bodies, summaries and tasks are searched.
+            Filters, alone or with words: tag:home, category:work, urgency:>=4 (or 4, <3, ...),
+            created:2026-11 (a day, month or year; today, yesterday; <7d: in the last 7 days,
+            >30d: before that), updated: likewise, due:<7d (an open task due within 7 days,
+            overdue ones included; due:today, due:2026-12-04, due:>=2026-12), links:ID (notes
+            linking to ID). A leading - negates a filter. Alone, filters list the notes newest
+            change first.
             """,
-        options: [.tagFilter, .since, .until, .limit, .json],
+        options: [
+            .flag("--exact", help: "By words only (no search by meaning)."),
+            .flag("--meaning", help: "By meaning only."),
+            .tagFilter, .since, .until, .limit, .json,
+        ],
         positionals: [PositionalSpec(name: "query", help: "What to look for.", repeating: true)]
     )
 
     let query: String
     let filter: NoteFilter
+    let mode: NotebookSearch.Mode
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
@@ -25,32 +38,41 @@ struct SearchCommand: NotesCommand {
         query = arguments.positionals.joined(separator: " ")
         filter = try arguments.noteFilter(now: Clock.now())
         json = arguments.has("json")
+        if arguments.has("exact"), arguments.has("meaning") { throw UsageError(message: "choose one of --exact and --meaning") }
+        mode = arguments.has("exact") ? .words : arguments.has("meaning") ? .meaning : .hybrid
+        if let invalid = SearchQuery(query).invalidFilter { throw UsageError(message: invalid.description) }
     }
 
     func run(_ context: Context) throws {
         let store = try context.store()
-        let hits = try store.search(query, filter: filter)
+        let search = NotebookSearch(store: store, embedder: mode == .words ? nil : Embeddings.make(context: context))
+        if mode == .meaning, let reason = search.meaningUnavailable {
+            throw CommandFailure("cannot search by meaning: \(reason)")
+        }
+        let results = try search.search(query, filter: filter, mode: mode, now: Clock.now())
         let terminal = context.terminal
         if json {
-            terminal.emit(.array(hits.map { hit in
+            terminal.emit(.array(results.map { result in
                 .object([
-                    ("id", .string(hit.id.rawValue)),
-                    ("title", .string(hit.title)),
-                    ("snippet", .string(hit.snippet.replacingOccurrences(SearchHit.highlightStart, with: "**")
+                    ("id", .string(result.hit.id.rawValue)),
+                    ("title", .string(result.hit.title)),
+                    ("snippet", .string(result.hit.snippet.replacingOccurrences(SearchHit.highlightStart, with: "**")
                         .replacingOccurrences(SearchHit.highlightEnd, with: "**"))),
-                    ("score", .double((hit.score * 1000).rounded() / 1000)),
+                    ("score", .double((result.hit.score * 1000).rounded() / 1000)),
+                    ("match", .string(result.match.rawValue)),
                 ])
             }))
             return
         }
-        if hits.isEmpty {
+        if results.isEmpty {
             terminal.printError("No notes match '\(query)'.")
             return
         }
-        let short = try context.shortIDs(for: hits.map(\.id))
-        for hit in hits {
-            terminal.print(terminal.yellow(short[hit.id] ?? hit.id.rawValue) + "  " + terminal.bold(hit.title))
-            terminal.print("    " + terminal.highlighted(hit.snippet))
+        let short = try context.shortIDs(for: results.map(\.hit.id))
+        for result in results {
+            let how = result.match == .meaning ? terminal.dim("  (by meaning)") : ""
+            terminal.print(terminal.yellow(short[result.hit.id] ?? result.hit.id.rawValue) + "  " + terminal.bold(result.hit.title) + how)
+            terminal.print("    " + terminal.highlighted(result.hit.snippet))
         }
     }
 }

@@ -1,11 +1,12 @@
 // `notes show`: one note in full, with its analysis.
+import Notebook
 import Notes
 import Storage
 
 struct ShowCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "show",
-        abstract: "Show a note, its analysis, its links and backlinks.",
+        abstract: "Show a note, its analysis, its links and backlinks, and the three notes nearest in meaning.",
         options: [.json],
         positionals: [.noteID]
     )
@@ -47,6 +48,16 @@ struct ShowCommand: NotesCommand {
         if !links.isEmpty || !backlinks.isEmpty {
             terminal.print()
             for line in try terminal.linkLines(links: links, backlinks: backlinks, context: context) { terminal.print(line) }
+        }
+        // From the stored vectors only: showing a note never loads the embedding model.
+        if let related = try NotebookSearch(store: store, embedder: Embeddings.make(context: context)).related(to: id, limit: 3, computeIfMissing: false),
+           !related.isEmpty {
+            terminal.print()
+            terminal.print(terminal.dim("Related:"))
+            let short = try context.shortIDs(for: related.map(\.id))
+            for note in related {
+                terminal.print("  " + terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title + terminal.dim("  \(RelatedCommand.rounded(note.similarity))"))
+            }
         }
     }
 }

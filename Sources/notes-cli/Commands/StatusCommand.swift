@@ -1,4 +1,5 @@
 // `notes status`: where the notebook is and what is in it.
+import Notebook
 import Notes
 import Storage
 
@@ -21,6 +22,9 @@ struct StatusCommand: NotesCommand {
         let pending = try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
         let unavailable = analyzer.unavailableReason()
         let readerMissing = Analyzers.reader(context: context).missing
+        let embedder = Embeddings.make(context: context)
+        let vectorsMissing = Embeddings.missing(embedder)
+        let lackingVectors = try embedder.map { try store.lackingVectorCount(model: $0.version) } ?? counts.notes
         let daemon = DaemonLock.runningPID(home: context.home)
         if json {
             context.terminal.emit(.object([
@@ -35,6 +39,8 @@ struct StatusCommand: NotesCommand {
                 ("pending_analysis", .int(pending)),
                 ("model", .string(unavailable.map { "unavailable: \($0)" } ?? "available")),
                 ("reader", .string(readerMissing.map { "unavailable: \($0)" } ?? "available")),
+                ("pending_vectors", .int(lackingVectors)),
+                ("embedding_model", .string(vectorsMissing.map { "unavailable: \($0)" } ?? "available")),
                 ("daemon_pid", daemon.map { .int(Int($0)) } ?? .null),
             ]))
             return
@@ -45,6 +51,8 @@ struct StatusCommand: NotesCommand {
         terminal.print("Notes      \(counts.notes) (\(counts.deleted) deleted), \(counts.tags) tags, \(counts.links) links (\(counts.brokenLinks) broken)")
         terminal.print("Analysis   \(pending) pending; model " + (unavailable.map { "unavailable: \($0)" } ?? "available"))
         if let readerMissing { terminal.print("Reading    unavailable: \(readerMissing); tasks and summaries come from the rules") }
+        terminal.print("Vectors    \(lackingVectors) note\(lackingVectors == 1 ? "" : "s") without a current one; embedding model "
+            + (vectorsMissing.map { "unavailable: \($0); search is by words only" } ?? "available"))
         terminal.print("Daemon     " + (daemon.map { "running (pid \($0))" } ?? "not running"))
     }
 }

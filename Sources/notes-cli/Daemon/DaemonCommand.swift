@@ -12,10 +12,11 @@ struct DaemonCommand: NotesCommand {
         abstract: "Analyse new and changed notes in the background.",
         usage: "[status] [--once] [--keep-alive <duration>] [--sync-interval <seconds>] [--json]",
         discussion: """
-            Prewarms the model, then analyses every note that has no analysis of its current text,
-            oldest change first, and waits for changes without polling. After --keep-alive without
-            work (5 minutes unless said) the model sleeps: it is unloaded and its memory given
-            back until the next change brings work. With a sync remote, it also
+            Prewarms the model, then makes the vectors (for search by meaning) of every note whose
+            text has none, analyses every note that has no analysis of its current text, and
+            waits for changes without polling. After --keep-alive without work (5 minutes unless
+            said) the models sleep: they are unloaded and their memory given back until the next
+            change brings work. With a sync remote, it also
             syncs on an interval and shortly after local changes. One daemon per notebook.
             SIGTERM or SIGINT stops it cleanly; after a crash or kill -9 the next start resumes.
             'notes daemon status' tells whether one runs and how many notes are pending.
@@ -69,7 +70,9 @@ struct DaemonCommand: NotesCommand {
         var corrections = Analyzers.corrections(store: store)
         var analyzer = try Analyzers.make(context: context, corrections: corrections)
         log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
-        var worker = AnalysisWorker(store: store, analyzer: analyzer, log: log)
+        var embedder = Embeddings.make(context: context)
+        if let missing = Embeddings.missing(embedder) { log.warning("no vectors for search by meaning: \(missing)") }
+        var worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
         var syncer = AutoSync(context: context, log: log, interval: syncInterval)
         var waitingReason: String?
         var nextAvailabilityCheck: Int64 = 0
@@ -93,6 +96,11 @@ struct DaemonCommand: NotesCommand {
                 }
             }
             if !once { try syncer.runIfDue(store: store) }
+            // Vectors need only the embedding model: they are made while the analyzer waits too.
+            if try worker.embedNext() {
+                lastWork = Clock.now().milliseconds
+                continue
+            }
             if worker.ready, try worker.analyzeNext() {
                 lastWork = Clock.now().milliseconds
                 continue
@@ -101,7 +109,8 @@ struct DaemonCommand: NotesCommand {
             if worker.ready, keepAlive.shouldSleep(lastWork: lastWork, now: Clock.now().milliseconds) {
                 // A new analyzer holds no model until it is prewarmed; the old one's memory goes.
                 analyzer = try Analyzers.make(context: context, corrections: corrections)
-                worker = AnalysisWorker(store: store, analyzer: analyzer, log: log)
+                embedder = Embeddings.make(context: context)
+                worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
                 asleep = true
                 DaemonCommand.giveMemoryBack()
                 log.info("no work for \(keepAlive.description): the model sleeps (unloaded) until a change brings work")
@@ -125,7 +134,7 @@ struct DaemonCommand: NotesCommand {
                 if !latest.elementsEqual(corrections, by: ==) {
                     corrections = latest
                     analyzer = analyzer.with(corrections: corrections)
-                    worker = AnalysisWorker(store: store, analyzer: analyzer, log: log)
+                    worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
                     log.info("category corrections changed: the examples are read again")
                 }
             case .timeout:
@@ -168,10 +177,12 @@ struct AnalysisWorker {
     let log: DaemonLog
     private(set) var ready = false
 
-    init(store: NoteStore, analyzer: any NoteAnalyzing, log: DaemonLog) {
+    init(store: NoteStore, analyzer: any NoteAnalyzing, embedder: (any TextEmbedding)?, log: DaemonLog) {
         self.log = log
-        queue = AnalysisQueue(store: store, analyzer: analyzer, clock: Clock.now) { event in
+        queue = AnalysisQueue(store: store, analyzer: analyzer, embedder: embedder, clock: Clock.now) { event in
             switch event {
+            case let .embedded(notes, milliseconds): log.info("vectors of \(notes.count) note\(notes.count == 1 ? "" : "s") in \(milliseconds) ms")
+            case let .embeddingFailed(notes, error): log.error("cannot make the vectors of \(notes.count) notes: \(error)")
             case let .started(id, stage): log.info("analysing \(id.rawValue.prefix(13))\(stage == .quick ? " (quick)" : "")")
             case let .stored(id, analysis, milliseconds):
                 log.info("analysed \(id.rawValue.prefix(13))\(analysis.stage == .quick ? " (quick)" : "") in \(milliseconds) ms: "
@@ -189,6 +200,9 @@ struct AnalysisWorker {
         ready = true
         log.info("model ready in \(Clock.now().milliseconds - started) ms")
     }
+
+    /// Makes the vectors of a batch of notes that lack them; false when none does.
+    func embedNext() throws -> Bool { try queue.embedNext() }
 
     /// Analyses one note (a quick analysis before any full one); false when nothing is pending.
     func analyzeNext() throws -> Bool {

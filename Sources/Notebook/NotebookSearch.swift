@@ -1,0 +1,124 @@
+// Search by words and by meaning together, and related notes. Words come from FTS5 (bm25),
+// meaning from the notes' vectors (cosine); the two rankings are fused by reciprocal rank, and a
+// note that has the query's words always ranks above one that only means something similar.
+import Notes
+import Storage
+
+public struct NotebookSearch {
+    public enum Mode: Sendable { case hybrid, words, meaning }
+
+    /// How a result was found, for `--json`'s `"match"`.
+    public enum Match: String, Sendable { case words, meaning, both }
+
+    public struct Result: Sendable {
+        public var hit: SearchHit
+        public var match: Match
+    }
+
+    public struct Related: Sendable, Equatable {
+        public var id: NoteID
+        public var title: String
+        public var similarity: Float
+    }
+
+    /// Below this cosine a note is not "about the same thing" (all-MiniLM-L6-v2 puts unrelated
+    /// short texts near 0.0 to 0.2, and paraphrases above 0.4).
+    public static let minimumSimilarity: Float = 0.3
+    /// Reciprocal rank fusion's constant: the usual 60, so that the first few ranks of either
+    /// list weigh about alike.
+    static let fusionConstant = 60.0
+
+    let store: NoteStore
+    let embedder: (any TextEmbedding)?
+
+    public init(store: NoteStore, embedder: (any TextEmbedding)?) {
+        self.store = store
+        self.embedder = embedder
+    }
+
+    /// Why meaning cannot take part (no model, or switched off), or nil.
+    public var meaningUnavailable: String? {
+        guard let embedder else { return "search by meaning is off (NOTES_EMBEDDING_MODEL=none)" }
+        return embedder.unavailableReason()
+    }
+
+    /// Best first, at most `filter.limit` (default 50). Without a usable embedding model, or
+    /// for a query of filters alone, this is search by words.
+    public func search(_ query: String, filter: NoteFilter = NoteFilter(), mode: Mode = .hybrid, now: Timestamp = .current) throws -> [Result] {
+        let parsed = SearchQuery(query)
+        if let invalid = parsed.invalidFilter { throw invalid }
+        let limit = filter.limit ?? 50
+        var words = mode == .meaning ? [] : try store.search(query, filter: filter, now: now)
+        guard mode != .words, !parsed.meaningText.isEmpty, let embedder, meaningUnavailable == nil else {
+            return words.map { Result(hit: $0, match: .words) }
+        }
+        let vector = try embedder.embed(query: parsed.meaningText)
+        var nearest = try store.nearest(to: [vector], model: embedder.version, conditions: store.filterConditions(parsed, filter: filter, now: now),
+                                        limit: max(limit, 100)).filter { $0.similarity >= Self.minimumSimilarity }
+        if !parsed.excludedTerms.isEmpty {
+            let excluded = try store.containing(anyOf: parsed.excludedTerms, among: nearest.map(\.id))
+            nearest.removeAll { excluded.contains($0.id) }
+        }
+        if mode == .meaning {
+            let similarity = Dictionary(nearest.map { ($0.id, $0.similarity) }, uniquingKeysWith: max)
+            return try store.openings(of: Array(nearest.prefix(limit).map(\.id))).map { hit in
+                var hit = hit
+                hit.score = Double(similarity[hit.id] ?? 0)
+                return Result(hit: hit, match: .meaning)
+            }
+        }
+        // A note with a rare word of the query, though not all its words, ranks by words too when
+        // it is also close in meaning ("okafor tooth pain" and the note about Dr. Okafor); one that
+        // shares only a rare word ("appointment") with a query about something else does not.
+        if words.count < limit {
+            let found = Set(words.map(\.id)), close = Set(nearest.map(\.id))
+            words += try store.searchRareWords(query, filter: filter, now: now)
+                .filter { !found.contains($0.id) && close.contains($0.id) }.prefix(limit - words.count)
+        }
+        return try fuse(words: words, meaning: nearest, limit: limit)
+    }
+
+    /// Reciprocal rank fusion, in two tiers: the notes the words found (reordered by both
+    /// ranks), then those found by meaning alone. Scores: the fused score, plus 1 in the first
+    /// tier, so that a higher score is still a better match.
+    func fuse(words: [SearchHit], meaning: [VectorMatch], limit: Int) throws -> [Result] {
+        let meaningRank = Dictionary(meaning.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        func fused(wordsRank: Int?, meaningRank: Int?) -> Double {
+            (wordsRank.map { 1 / (Self.fusionConstant + Double($0) + 1) } ?? 0) + (meaningRank.map { 1 / (Self.fusionConstant + Double($0) + 1) } ?? 0)
+        }
+        var results = words.enumerated().map { rank, hit in
+            var hit = hit
+            let other = meaningRank[hit.id]
+            hit.score = 1 + fused(wordsRank: rank, meaningRank: other)
+            return Result(hit: hit, match: other == nil ? .words : .both)
+        }
+        results.sort { $0.hit.score > $1.hit.score }
+        let found = Set(words.map(\.id))
+        let rest = meaning.enumerated().filter { !found.contains($0.element.id) }.prefix(max(0, limit - results.count))
+        let openings = try store.openings(of: rest.map(\.element.id))
+        let scores = Dictionary(rest.map { ($0.element.id, fused(wordsRank: nil, meaningRank: $0.offset)) }, uniquingKeysWith: { first, _ in first })
+        results += openings.map { hit in
+            var hit = hit
+            hit.score = scores[hit.id] ?? 0
+            return Result(hit: hit, match: .meaning)
+        }
+        return Array(results.prefix(limit))
+    }
+
+    /// The notes nearest in meaning to `id`, best first. Uses the note's stored vectors; when it
+    /// has none yet and `computeIfMissing`, embeds it now (and stores the result). Nil when it
+    /// has none and none can be made.
+    public func related(to id: NoteID, limit: Int = 10, computeIfMissing: Bool = true) throws -> [Related]? {
+        guard let embedder else { return nil }
+        var vectors = try store.vectors(for: id, model: embedder.version)
+        if vectors == nil, computeIfMissing, embedder.unavailableReason() == nil, let note = try store.note(id) {
+            let chunks = try embedder.embed(documents: [NoteText.fullText(title: note.title, body: note.body)]).first ?? []
+            try store.saveVectors(chunks, for: id, contentHash: note.contentHash, model: embedder.version)
+            vectors = chunks.isEmpty ? nil : chunks
+        }
+        guard let vectors else { return nil }
+        let matches = try store.nearest(to: vectors, model: embedder.version, excluding: id, limit: limit)
+        let similarity = Dictionary(matches.map { ($0.id, $0.similarity) }, uniquingKeysWith: max)
+        return try store.openings(of: matches.map(\.id)).map { Related(id: $0.id, title: $0.title, similarity: similarity[$0.id] ?? 0) }
+    }
+}

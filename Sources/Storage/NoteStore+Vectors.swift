@@ -1,0 +1,135 @@
+// Notes' sentence vectors: which notes lack current ones, storing them, and the nearest notes to
+// a vector by a scan of every stored one (10,000 notes of 384 floats is 15 MB, read in
+// milliseconds; bench/search/RESULTS.md measures it against the sqlite-vec extension).
+import Notes
+
+/// A note's score against a query vector: the cosine of its closest chunk (vectors are unit
+/// length, so the dot product).
+public struct VectorMatch: Equatable, Sendable {
+    public var id: NoteID
+    public var similarity: Float
+}
+
+extension NoteStore {
+    /// Live notes without current vectors from `model`, most recent change first (a note just
+    /// added or edited before the backlog).
+    public func notesLackingVectors(model: String, limit: Int? = nil) throws -> [Note] {
+        try database.statement("""
+            SELECT \(Self.noteColumns) FROM notes n
+            WHERE n.deleted IS NULL AND NOT \(Self.hasCurrentVector)
+            ORDER BY n.updated DESC LIMIT \(limit ?? -1)
+            """).rows([model]) { try note(from: $0) }
+    }
+
+    public func lackingVectorCount(model: String) throws -> Int {
+        Int(try database.scalarInt("SELECT count(*) FROM notes n WHERE n.deleted IS NULL AND NOT \(Self.hasCurrentVector)", [model]) ?? 0)
+    }
+
+    private static let hasCurrentVector = """
+        EXISTS (SELECT 1 FROM note_vectors v WHERE v.note_seq = n.seq AND v.chunk = 0 AND v.content_hash = n.content_hash AND v.model = ?)
+        """
+
+    /// Stores a note's chunk vectors if the note still has `contentHash`; false (nothing stored)
+    /// when it changed or was deleted meanwhile. Replaces whatever vectors it had.
+    @discardableResult
+    public func saveVectors(_ chunks: [[Float]], for id: NoteID, contentHash: String, model: String) throws -> Bool {
+        try database.transaction {
+            try storeVectors(chunks, for: id, contentHash: contentHash, model: model)
+        }
+    }
+
+    /// Several notes' vectors in one transaction; returns the ids stored.
+    public func saveVectors(_ batch: [(id: NoteID, contentHash: String, chunks: [[Float]])], model: String) throws -> [NoteID] {
+        try database.transaction {
+            try batch.filter { try storeVectors($0.chunks, for: $0.id, contentHash: $0.contentHash, model: model) }.map(\.id)
+        }
+    }
+
+    private func storeVectors(_ chunks: [[Float]], for id: NoteID, contentHash: String, model: String) throws -> Bool {
+        guard !chunks.isEmpty, let seq = try database.statement("SELECT seq FROM notes WHERE id = ? AND deleted IS NULL AND content_hash = ?")
+            .firstRow([id.rawValue, contentHash], { $0.int(0) }) else { return false }
+        try database.execute("DELETE FROM note_vectors WHERE note_seq = ?", [seq])
+        let insert = try database.statement("INSERT INTO note_vectors(note_seq, chunk, content_hash, model, vector) VALUES (?, ?, ?, ?, ?)")
+        for (chunk, vector) in chunks.enumerated() {
+            try insert.execute([seq, chunk, contentHash, model, FloatVector.bytes(vector)])
+        }
+        return true
+    }
+
+    /// The note's current chunk vectors from `model`, or nil when it has none.
+    public func vectors(for id: NoteID, model: String) throws -> [[Float]]? {
+        let rows = try database.statement("""
+            SELECT v.vector FROM note_vectors v JOIN notes n ON n.seq = v.note_seq
+            WHERE n.id = ? AND n.deleted IS NULL AND v.content_hash = n.content_hash AND v.model = ? ORDER BY v.chunk
+            """).rows([id.rawValue, model]) { row in row.withBlob(0) { FloatVector.floats($0) } }
+        return rows.isEmpty ? nil : rows
+    }
+
+    /// The notes closest in meaning to any of `queries`, best first: each note scores the best
+    /// cosine between a query vector and one of its chunks. `conditions` (SQL on `n`, from
+    /// `filterConditions`) and `excluding` narrow the notes scanned; at most `limit` come back.
+    public func nearest(to queries: [[Float]], model: String, conditions filters: (sql: [String], values: [any DatabaseValueConvertible]) = ([], []),
+                        excluding: NoteID? = nil, limit: Int) throws -> [VectorMatch] {
+        guard let dimensions = queries.first?.count, dimensions > 0, limit > 0 else { return [] }
+        var conditions = ["n.deleted IS NULL", "v.model = ?", "v.content_hash = n.content_hash"] + filters.sql
+        var values: [any DatabaseValueConvertible] = [model] + filters.values
+        if let excluding {
+            conditions.append("n.id != ?")
+            values.append(excluding.rawValue)
+        }
+        var best: [Int64: Float] = [:]
+        try database.statement("""
+            SELECT v.note_seq, v.vector FROM note_vectors v JOIN notes n ON n.seq = v.note_seq WHERE \(conditions.joined(separator: " AND "))
+            """).forEachRow(values) { row in
+            let seq = row.int(0)
+            let score = row.withBlob(1) { bytes in
+                queries.reduce(-Float.infinity) { max($0, FloatVector.dot($1, bytes)) }
+            }
+            if score > best[seq, default: -.infinity] { best[seq] = score }
+        }
+        let top = best.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(limit)
+        guard !top.isEmpty else { return [] }
+        let ids = try database.statement("SELECT seq, id FROM notes WHERE seq IN (\(top.map { String($0.key) }.joined(separator: ",")))")
+            .rows { ($0.int(0), $0.string(1)) }
+        let byID = Dictionary(uniqueKeysWithValues: ids)
+        return top.compactMap { entry in byID[entry.key].flatMap(NoteID.init).map { VectorMatch(id: $0, similarity: entry.value) } }
+    }
+}
+
+/// A vector as stored: float32, little-endian (the byte order of every machine notes runs on).
+public enum FloatVector {
+    public static func bytes(_ vector: [Float]) -> [UInt8] {
+        vector.withUnsafeBytes { Array($0) }
+    }
+
+    public static func floats(_ bytes: UnsafeRawBufferPointer) -> [Float] {
+        Array(unsafeUninitializedCapacity: bytes.count / 4) { buffer, count in
+            count = bytes.count / 4
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(count * 4)))
+        }
+    }
+
+    /// The dot product of `query` with the stored vector in `bytes` (0 when the lengths differ:
+    /// a vector from another model is never close). Sixteen lanes at a time: SQLite's blob need
+    /// not be aligned, so each lane group is loaded unaligned.
+    static func dot(_ query: [Float], _ bytes: UnsafeRawBufferPointer) -> Float {
+        guard bytes.count == query.count * 4, let base = bytes.baseAddress else { return 0 }
+        return query.withUnsafeBufferPointer { q in
+            let lanes = q.count / 16 * 16
+            var sums = SIMD16<Float>()
+            let queryBase = UnsafeRawPointer(q.baseAddress!)
+            var index = 0
+            while index < lanes {
+                sums += queryBase.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self)
+                    * base.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self)
+                index += 16
+            }
+            var sum = sums.sum()
+            while index < q.count {
+                sum += q[index] * base.loadUnaligned(fromByteOffset: index * 4, as: Float.self)
+                index += 1
+            }
+            return sum
+        }
+    }
+}

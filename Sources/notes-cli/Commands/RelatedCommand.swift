@@ -1,0 +1,49 @@
+// `notes related`: the notes nearest in meaning to one note.
+import Notebook
+import Notes
+import Storage
+
+struct RelatedCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "related",
+        abstract: "List the notes nearest in meaning to a note.",
+        discussion: """
+            By the notes' vectors (all-MiniLM-L6-v2, made by the daemon and 'notes analyze'): the
+            score is the cosine similarity of the closest parts of the two notes, from -1 to 1.
+            A note without a current vector gets one now when the embedding model is installed.
+            """,
+        options: [.limit, .json],
+        positionals: [.noteID]
+    )
+
+    let reference: String
+    let limit: Int
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        reference = try arguments.requirePositionals(["id"])[0]
+        limit = try arguments.noteFilter(now: Clock.now()).limit ?? 10
+        json = arguments.has("json")
+    }
+
+    func run(_ context: Context) throws {
+        let store = try context.store()
+        let id = try store.resolve(reference)
+        let search = NotebookSearch(store: store, embedder: Embeddings.make(context: context))
+        guard let related = try search.related(to: id, limit: limit) else {
+            throw CommandFailure("note \(id.rawValue.prefix(8)) has no vector yet and none can be made: \(search.meaningUnavailable ?? "unknown reason")")
+        }
+        let terminal = context.terminal
+        if json {
+            terminal.emit(.array(related.map { .object([("id", .string($0.id.rawValue)), ("title", .string($0.title)), ("score", .double(Self.rounded($0.similarity)))]) }))
+            return
+        }
+        if related.isEmpty { terminal.printError("No other note has a vector yet.") }
+        let short = try context.shortIDs(for: related.map(\.id))
+        for note in related {
+            terminal.print(terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title + terminal.dim("  \(Self.rounded(note.similarity))"))
+        }
+    }
+
+    static func rounded(_ similarity: Float) -> Double { (Double(similarity) * 1000).rounded() / 1000 }
+}

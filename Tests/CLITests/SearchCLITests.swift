@@ -1,0 +1,95 @@
+// Search by meaning, related notes and query filters through the real binary, with the real
+// embedding model (the other CLI tests switch it off: NOTES_EMBEDDING_MODEL=none).
+import Foundation
+import Testing
+
+@Suite(.serialized) struct SearchCLITests {
+    static let embedding = ["NOTES_EMBEDDING_MODEL": (ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps") + "/embedding-model.gguf"]
+
+    /// A notebook of a few notes in everyday words, their vectors made.
+    func notebook() throws -> (Notebook, [String: String]) {
+        let notebook = Notebook()
+        var ids: [String: String] = [:]
+        for (key, text) in [("vet", "Take the cat to the vet for her vaccinations #pets"), ("hoover", "The hoover is broken, buy a new one #home"),
+                            ("tax", "Quarterly tax return for the accountant #finance"), ("flights", "Book flights to Lisbon for the conference #work"),
+                            ("jabs", "Booster jabs for Miso next month #pets")] {
+            ids[key] = try notebook.add(text)
+        }
+        let analyzed = try notebook.run(["analyze", "--quick"], environment: Self.embedding)
+        #expect(analyzed.status == 0, "\(analyzed.stderr)")
+        return (notebook, ids)
+    }
+
+    func search(_ notebook: Notebook, _ arguments: [String]) throws -> [[String: Any]] {
+        let result = try notebook.run(["search", "--json"] + arguments, environment: Self.embedding)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try #require(result.json as? [[String: Any]])
+    }
+
+    @Test func otherWordsFindTheNoteAndExactWordsStayFirst() throws {
+        let (notebook, ids) = try notebook()
+        let status = try notebook.run(["status", "--json"], environment: Self.embedding).json as? [String: Any]
+        #expect(status?["pending_vectors"] as? Int == 0)
+        #expect(status?["embedding_model"] as? String == "available")
+
+        let vacuum = try search(notebook, ["vacuum cleaner"])
+        #expect(vacuum.first?["id"] as? String == ids["hoover"])
+        #expect(vacuum.first?["match"] as? String == "meaning")
+
+        let vaccinations = try search(notebook, ["vaccinations"])
+        #expect(vaccinations.first?["id"] as? String == ids["vet"], "the note with the very word first")
+        #expect(vaccinations.first?["match"] as? String == "both")
+        #expect(vaccinations.dropFirst().first?["id"] as? String == ids["jabs"])
+        #expect(vaccinations.dropFirst().first?["match"] as? String == "meaning")
+
+        let exact = try search(notebook, ["--exact", "vaccinations"])
+        #expect(exact.map { $0["id"] as? String } == [ids["vet"]])
+        #expect(exact.map { $0["match"] as? String } == ["words"])
+
+        #expect(try search(notebook, ["vacuum cleaner", "tag:work"]).isEmpty, "filters apply to meaning too")
+        #expect(try search(notebook, ["tag:pets"]).count == 2)
+    }
+
+    @Test func relatedNotesAndShow() throws {
+        let (notebook, ids) = try notebook()
+        let result = try notebook.run(["related", String(ids["vet"]!.prefix(13)), "--json"], environment: Self.embedding)
+        #expect(result.status == 0, "\(result.stderr)")
+        let related = try #require(result.json as? [[String: Any]])
+        #expect(related.count == 4)
+        #expect(related.allSatisfy { $0.keys.sorted() == ["id", "score", "title"] })
+        #expect(related.first?["id"] as? String == ids["jabs"])
+        let scores = related.compactMap { $0["score"] as? Double }
+        #expect(scores == scores.sorted(by: >))
+
+        let show = try notebook.run(["show", ids["vet"]!], environment: Self.embedding)
+        #expect(show.stdout.contains("Related:"))
+        #expect(show.stdout.split(separator: "\n").suffix(3).first?.contains("Booster jabs") == true, "\(show.stdout)")
+        #expect(try notebook.run(["show", ids["vet"]!, "--json"], environment: Self.embedding).json is [String: Any], "JSON unchanged")
+    }
+
+    @Test func aMissingModelLeavesSearchByWordsAndStatusSaysWhy() throws {
+        let notebook = Notebook()
+        _ = try notebook.add("The hoover is broken")
+        let missing = ["NOTES_EMBEDDING_MODEL": notebook.root + "/no-such-model.gguf"]
+        let status = try notebook.run(["status"], environment: missing)
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("Vectors    1 note without a current one; embedding model unavailable: model file not found"), "\(status.stdout)")
+        let words = try notebook.run(["search", "hoover", "--json"], environment: missing)
+        #expect(words.status == 0)
+        #expect((words.json as? [[String: Any]])?.count == 1)
+        #expect(try notebook.run(["analyze", "--quick"], environment: missing).status == 0, "analysis goes on without vectors")
+        let related = try notebook.run(["related", "0"], environment: missing)
+        #expect(related.status != 0)
+    }
+
+    @Test func aMalformedFilterIsAUsageError() throws {
+        let notebook = Notebook()
+        _ = try notebook.add("Pay the rent")
+        for query in ["urgency:high", "created:2026-13", "due:<7x rent", "category:wrk"] {
+            let result = try notebook.run(["search", query])
+            #expect(result.status == 64, "\(query)")
+            #expect(result.stderr.hasPrefix("Error: '"), "\(query): \(result.stderr)")
+            #expect(result.stderr.contains("expected"), "\(query)")
+        }
+    }
+}
