@@ -3,6 +3,7 @@
 // the answer parse; `NoteAnalyzer` then checks it against the note (grounding) and turns the
 // words for when into dates.
 import Notes
+import Synchronization
 
 /// One task as the reader writes it.
 public struct ReadTask: Sendable, Equatable {
@@ -67,6 +68,20 @@ public struct NoteReading: Generable, Sendable, Equatable {
 public final class NoteReader: Sendable {
     public let model: LanguageModel
     private let session: LanguageModelSession
+    private let counted = Mutex(Usage())
+
+    /// The tokens the reader has evaluated so far, for measuring what a note costs against the
+    /// floor (its own tokens and the answer's).
+    public struct Usage: Sendable, Equatable {
+        public var notes = 0
+        /// Prompt tokens evaluated: the note and its framing (the prewarmed prefix is reused).
+        public var promptTokens = 0
+        /// Answer tokens: sampled one by one, or fast-forwarded because the schema fixed them.
+        public var sampledTokens = 0
+        public var fastForwardedTokens = 0
+    }
+
+    public var usage: Usage { counted.withLock { $0 } }
 
     /// The note as the reader sees it: its first `maximumNoteBytes` bytes of UTF-8 (about 1,500
     /// words of English, 600 of Greek), which holds every note but the rare very long one.
@@ -101,6 +116,13 @@ public final class NoteReader: Sendable {
         let schema = summary ? NoteReading.generationSchema : NoteReading.schema(summaryCharacters: 0)
         let response = try await session.respond(to: NoteReader.prompt(for: note), schema: schema,
                                                  includeSchemaInPrompt: false, options: options)
+        let statistics = response.statistics
+        counted.withLock {
+            $0.notes += 1
+            $0.promptTokens += statistics.promptTokens - statistics.reusedPromptTokens
+            $0.sampledTokens += statistics.sampledTokens
+            $0.fastForwardedTokens += statistics.fastForwardedTokens
+        }
         return try NoteReading(response.content)
     }
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Daemon benchmark (issue 4): latency from `notes add` returning to the analysis being stored,
 daemon CPU while idle, and analysis throughput beside the peer (llama-cpp-python's JSON-schema
-path on the same model), all in one run.
+path on the same model), all in one run; then (issue 12) the model's sleep: resident memory once
+it sleeps, and the first note after a sleep beside a warm one.
 
     python3 bench/daemon/run.py NOTES_BINARY [--latency-notes 15] [--idle-seconds 60]
-                                [--throughput-notes 200] [--peer-notes 40]
+                                [--throughput-notes 200] [--peer-notes 40] [--sleep-rounds 3]
+    python3 bench/daemon/run.py NOTES_BINARY --only-sleep [--sleep-rounds 3]
 """
 import argparse
 import json
@@ -63,6 +65,63 @@ def wait_for(path, text, timeout=300):
     return False
 
 
+def rss_mb(pid):
+    with open("/proc/%d/status" % pid) as handle:
+        for line in handle:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def stored_after_add(run, text):
+    """Milliseconds from `notes add` to the note's full analysis being stored."""
+    started = time.time()
+    note_id = run("add", "--", text).strip()
+    while True:
+        analysis = json.loads(run("show", note_id, "--json"))["analysis"]
+        if analysis is not None and analysis.get("stage", "full") == "full":
+            return (time.time() - started) * 1000
+        time.sleep(0.02)
+
+
+def sleep_section(notes, env, work, run, texts, rounds, keep_alive=5):
+    """The daemon with --keep-alive KEEP_ALIVE s: after each sleep, the memory it holds, then a
+    note added while it sleeps (it wakes, reloads, analyses) and one added right after (warm)."""
+    log_path = os.path.join(work, "sleep.log")
+    with open(log_path, "w") as log:
+        daemon = subprocess.Popen([notes, "daemon", "--keep-alive", "%ds" % keep_alive], env=env, stderr=log, stdout=subprocess.DEVNULL)
+    try:
+        asleep, woken, warm, resident, awake_resident = 0, [], [], [], []
+        for index in range(rounds):
+            asleep += 1
+            if not wait_until_count(log_path, "the model sleeps", asleep, timeout=600):
+                sys.exit("the daemon did not sleep:\n" + open(log_path).read())
+            time.sleep(1)
+            resident.append(rss_mb(daemon.pid))
+            woken.append(stored_after_add(run, texts[(2 * index) % len(texts)]))
+            awake_resident.append(rss_mb(daemon.pid))
+            warm.append(stored_after_add(run, texts[(2 * index + 1) % len(texts)]))
+        ratio = statistics.median(woken) / statistics.median(warm)
+        print("asleep: resident %.0f MB (median of %d sleeps; awake %.0f MB) (target <= 60 MB)"
+              % (statistics.median(resident), rounds, statistics.median(awake_resident)))
+        print("add -> stored, first note after a sleep: median %.0f ms (%s); a warm note: median %.0f ms (%s); ratio %.2fx (target <= 1.5x)"
+              % (statistics.median(woken), ", ".join("%.0f" % x for x in woken), statistics.median(warm),
+                 ", ".join("%.0f" % x for x in warm), ratio))
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=60)
+
+
+def wait_until_count(path, text, count, timeout=300):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            if handle.read().count(text) >= count:
+                return True
+        time.sleep(0.05)
+    return False
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("notes")
@@ -70,6 +129,8 @@ def main():
     parser.add_argument("--idle-seconds", type=int, default=60)
     parser.add_argument("--throughput-notes", type=int, default=200)
     parser.add_argument("--peer-notes", type=int, default=40)
+    parser.add_argument("--sleep-rounds", type=int, default=3)
+    parser.add_argument("--only-sleep", action="store_true")
     args = parser.parse_args()
     texts = devset_texts()
     work = tempfile.mkdtemp(prefix="notes-daemon-bench-")
@@ -80,6 +141,9 @@ def main():
         return subprocess.run([notes, *command], env=env, input=stdin, capture_output=True, text=True, check=True).stdout
 
     try:
+        if args.only_sleep:
+            run("add", "warm-up note")
+            return sleep_section(notes, env, work, run, texts, args.sleep_rounds)
         log_path = os.path.join(work, "daemon.log")
         log = open(log_path, "w")
         run("add", "warm-up note")
@@ -125,6 +189,8 @@ def main():
             peer = args.peer_notes / peer_elapsed * 60
             print("peer (llama-cpp-python JSON schema): %d notes in %.1f s = %.0f notes/min (model load included), peak %.0f MB; "
                   "ours/peer %.2fx" % (args.peer_notes, peer_elapsed, peer, peer_rss, ours / peer))
+        if args.sleep_rounds > 0:
+            sleep_section(notes, env, work, run, texts, args.sleep_rounds)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

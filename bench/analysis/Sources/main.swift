@@ -52,6 +52,7 @@ for (index, dev) in notes.enumerated() {
     let note = try NoteInput.makeNote(text: dev.text, title: nil, extraTags: [], at: created,
                                       id: NoteID(milliseconds: created.milliseconds, using: &generator))
     let start = milliseconds()
+    let usageBefore = analyzer.reader?.usage
     var record: [String: Any] = ["id": dev.id]
     do {
         let today = Timestamp(iso8601: dev.today)!
@@ -70,6 +71,11 @@ for (index, dev) in notes.enumerated() {
         record["error"] = "\(error)"
     }
     record["ms"] = milliseconds() - start
+    // The reader's tokens for this note: the prompt it evaluated and the answer.
+    if let before = usageBefore, let after = analyzer.reader?.usage, after.notes > before.notes {
+        record["reader_tokens"] = ["prompt": after.promptTokens - before.promptTokens, "sampled": after.sampledTokens - before.sampledTokens,
+                                   "fast_forwarded": after.fastForwardedTokens - before.fastForwardedTokens]
+    }
     // One line at a time: an interrupted run keeps what it did.
     output.write(try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) + Data("\n".utf8))
     FileHandle.standardError.write(Data("\r\(index + 1)/\(notes.count)".utf8))
