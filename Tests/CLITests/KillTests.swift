@@ -184,11 +184,12 @@ let syncSteps = ["export", "commit", "fetch", "merge", "import", "ref-update", "
         return max(5_000, (DispatchTime.now().uptimeNanoseconds - start) / 1000)
     }
 
-    @Test func syncKilledAtEveryStepLeavesNothingLockedOrLost() throws {
-        let directory = TemporaryDirectory()
+    /// Two machines on a bare path remote: each one's sync killed once at every step, then
+    /// `randomKills` more at random moments; every kill is recovered from and checked.
+    func killSyncsOnAPathRemote(encrypted: Bool, randomKills: Int, seed: UInt64, label: String, in directory: TemporaryDirectory) throws -> (machines: Machines, remote: String) {
         let remote = directory.path + "/remote.git"
         _ = try run(["git", "init", "--quiet", "--bare", remote])
-        var machines = try Machines(remoteURL: remote, remoteGitDirectory: remote)
+        var machines = try Machines(remoteURL: remote, remoteGitDirectory: remote, encrypted: encrypted)
         try machines.add(on: machines.a, "First note on a")
         try machines.recover(machines.a)
         try machines.recover(machines.b)
@@ -202,36 +203,24 @@ let syncSteps = ["export", "commit", "fetch", "merge", "import", "ref-update", "
                 try machines.recover(machine)
             }
         }
-        try machines.killSyncs(24, spreadOver: try syncDuration(machines), seed: 10, round: &round, label: "")
+        try machines.killSyncs(randomKills, spreadOver: try syncDuration(machines), seed: seed, round: &round, label: label)
         try machines.check()
-        #expect(machines.kills >= 40, "only \(machines.kills) kills landed: \(machines.killedAt)")
         for step in syncSteps { #expect(machines.killedAt[step] == 2, "\(machines.killedAt)") }
+        return (machines, remote)
+    }
+
+    @Test func syncKilledAtEveryStepLeavesNothingLockedOrLost() throws {
+        let directory = TemporaryDirectory()
+        let (machines, _) = try killSyncsOnAPathRemote(encrypted: false, randomKills: 24, seed: 10, label: "", in: directory)
+        #expect(machines.kills >= 40, "only \(machines.kills) kills landed: \(machines.killedAt)")
     }
 
     /// The same kills against an encrypted remote: sealing and opening are part of the sync,
     /// and the same results must hold.
     @Test func syncKilledOnAnEncryptedRemoteLeavesNothingLockedOrLost() throws {
         let directory = TemporaryDirectory()
-        let remote = directory.path + "/remote.git"
-        _ = try run(["git", "init", "--quiet", "--bare", remote])
-        var machines = try Machines(remoteURL: remote, remoteGitDirectory: remote, encrypted: true)
-        try machines.add(on: machines.a, "First note on a")
-        try machines.recover(machines.a)
-        try machines.recover(machines.b)
-
-        var round = 0
-        for step in syncSteps {
-            for machine in [machines.a, machines.b] {
-                round += 1
-                try machines.add(on: machine, "Round \(round), before a kill at \(step)")
-                try machines.killSync(on: machine, pausedAt: step)
-                try machines.recover(machine)
-            }
-        }
-        try machines.killSyncs(12, spreadOver: try syncDuration(machines), seed: 11, round: &round, label: " (encrypted)")
-        try machines.check()
+        let (machines, remote) = try killSyncsOnAPathRemote(encrypted: true, randomKills: 12, seed: 11, label: " (encrypted)", in: directory)
         #expect(machines.kills >= 28, "only \(machines.kills) kills landed: \(machines.killedAt)")
-        for step in syncSteps { #expect(machines.killedAt[step] == 2, "\(machines.killedAt)") }
         let everything = try run(["git", "-C", remote, "cat-file", "--batch-all-objects", "--batch"])
         #expect(!everything.contains("before a kill"))
     }

@@ -36,10 +36,11 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-def peak_rss_mb(pid):
+def status_mb(pid, field):
+    """A memory figure of /proc/PID/status in MB: VmRSS now, VmHWM the peak."""
     with open("/proc/%d/status" % pid) as handle:
         for line in handle:
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -63,14 +64,6 @@ def wait_for(path, text, timeout=300):
                 return True
         time.sleep(0.05)
     return False
-
-
-def rss_mb(pid):
-    with open("/proc/%d/status" % pid) as handle:
-        for line in handle:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def stored_after_add(run, text):
@@ -97,9 +90,9 @@ def sleep_section(notes, env, work, run, texts, rounds, keep_alive=5):
             if not wait_until_count(log_path, "the model sleeps", asleep, timeout=600):
                 sys.exit("the daemon did not sleep:\n" + open(log_path).read())
             time.sleep(1)
-            resident.append(rss_mb(daemon.pid))
+            resident.append(status_mb(daemon.pid, "VmRSS"))
             woken.append(stored_after_add(run, texts[(2 * index) % len(texts)]))
-            awake_resident.append(rss_mb(daemon.pid))
+            awake_resident.append(status_mb(daemon.pid, "VmRSS"))
             warm.append(stored_after_add(run, texts[(2 * index + 1) % len(texts)]))
         ratio = statistics.median(woken) / statistics.median(warm)
         print("asleep: resident %.0f MB (median of %d sleeps; awake %.0f MB) (target <= 60 MB)"
@@ -169,7 +162,7 @@ def main():
         time.sleep(args.idle_seconds)
         used = cpu_seconds(daemon.pid) - before
         print("daemon CPU while idle: %.3f s over %d s = %.2f%% (target < 1%%)" % (used, args.idle_seconds, 100 * used / args.idle_seconds))
-        print("daemon peak resident memory: %.0f MB" % peak_rss_mb(daemon.pid))
+        print("daemon peak resident memory: %.0f MB" % status_mb(daemon.pid, "VmHWM"))
         daemon.terminate()
         daemon.wait(timeout=30)
 
