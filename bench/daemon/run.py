@@ -95,8 +95,8 @@ def sleep_section(notes, env, work, run, texts, rounds, keep_alive=5):
             awake_resident.append(status_mb(daemon.pid, "VmRSS"))
             warm.append(stored_after_add(run, texts[(2 * index + 1) % len(texts)]))
         ratio = statistics.median(woken) / statistics.median(warm)
-        print("asleep: resident %.0f MB (median of %d sleeps; awake %.0f MB) (target <= 60 MB)"
-              % (statistics.median(resident), rounds, statistics.median(awake_resident)))
+        print("asleep: resident %.0f MB, median of %d sleeps (%s); awake %.0f MB (target <= 60 MB)"
+              % (statistics.median(resident), rounds, ", ".join("%.0f" % x for x in resident), statistics.median(awake_resident)))
         print("add -> stored, first note after a sleep: median %.0f ms (%s); a warm note: median %.0f ms (%s); ratio %.2fx (target <= 1.5x)"
               % (statistics.median(woken), ", ".join("%.0f" % x for x in woken), statistics.median(warm),
                  ", ".join("%.0f" % x for x in warm), ratio))

@@ -67,6 +67,7 @@ struct DaemonCommand: NotesCommand {
         let lock = try DaemonLock(home: context.home)
         defer { withExtendedLifetime(lock) {} }
         let log = DaemonLog(terminal: context.terminal, environment: context.environment)
+        DaemonCommand.keepLargeBlocksReturnable()
         var corrections = Analyzers.corrections(store: store)
         var analyzer = try Analyzers.make(context: context, corrections: corrections)
         log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
@@ -150,6 +151,17 @@ struct DaemonCommand: NotesCommand {
         #if canImport(Glibc)
         typealias Trim = @convention(c) (Int) -> Int32
         if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
+        #endif
+    }
+
+    /// Blocks of 1 MB and more (a model's buffers) get pages of their own, which go back to the
+    /// system when freed: glibc otherwise raises that limit after the first free to 32 MB, and
+    /// buffers under it land in a heap that a sleep cannot always hand back.
+    static func keepLargeBlocksReturnable() {
+        #if canImport(Glibc)
+        typealias SetOption = @convention(c) (Int32, Int32) -> Int32
+        // M_MMAP_THRESHOLD
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") { _ = unsafeBitCast(symbol, to: SetOption.self)(-3, 1 << 20) }
         #endif
     }
 
