@@ -173,12 +173,15 @@ public final class SyncEngine {
         }
         // One incoming ref per machine, overwritten and never deleted: libgit2's local transport
         // lists the remote's refs one by one, and a ref deleted meanwhile fails that listing.
+        // Forced ("+"): only this machine writes it, and what it held last (a sealed commit of a
+        // push that lost a race) need not be an ancestor of what it sends now; the branch
+        // itself moves only by the compare-and-swap below.
         let incoming = "refs/notes-sync/incoming/\(try machineID())"
         clearRemoteLocks(in: path, incoming: incoming)
         try writingPastLocks(remote: remote) { () throws(SyncError) -> RemoteWrite in
             let status: [String: String?]
             do throws(SyncError) {
-                status = try repository.push(remote: remote, refspec: "\(source):\(incoming)", credentials: options.credentials)
+                status = try repository.push(remote: remote, refspec: "+\(source):\(incoming)", credentials: options.credentials)
             } catch {
                 guard case let .git(failure) = error, failure.isLocked else { throw error }
                 return .locked(GitLocks.lockPath(in: failure.message) ?? path + "/" + incoming + ".lock")
