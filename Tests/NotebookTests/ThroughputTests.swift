@@ -28,3 +28,25 @@ struct ThroughputTests {
         #expect(Throughput.pace(139.6) == "140")
     }
 }
+
+struct BacklogTests {
+    @Test func aBacklogIsReportedEveryTenNotesAndWhenDone() {
+        let backlog = Backlog()
+        var lines: [String] = []
+        // 12 pending; each note first gets its quick analysis (still pending), then its full one.
+        for index in 0..<12 {
+            let pending = 12 - index
+            let time = Int64(index) * 6_000
+            if let line = backlog.step(worked: true, pendingBefore: pending, pendingAfter: pending, now: time) { lines.append(line) }
+            if let line = backlog.step(worked: true, pendingBefore: pending, pendingAfter: pending - 1, now: time + 5_000) { lines.append(line) }
+        }
+        if let line = backlog.step(worked: false, pendingBefore: 0, pendingAfter: 0, now: 72_000) { lines.append(line) }
+        #expect(lines == ["backlog: 10/12, 10 notes/min, under a minute left", "backlog done: 12 notes, 10 notes/min"])
+    }
+
+    @Test func oneNoteIsNoBacklog() {
+        let backlog = Backlog()
+        #expect(backlog.step(worked: true, pendingBefore: 1, pendingAfter: 0, now: 0) == nil)
+        #expect(backlog.step(worked: false, pendingBefore: 0, pendingAfter: 0, now: 1_000) == nil)
+    }
+}

@@ -145,23 +145,27 @@ struct DaemonCommand: NotesCommand {
         log.info("stopped")
     }
 
-    /// Freed model memory stays in the process's heap unless it is handed back: glibc's
-    /// `malloc_trim`, looked up because no Swift module exports it (and other C libraries lack it).
+    /// Freed model memory stays in the process's heap unless it is handed back (`malloc_trim`).
     static func giveMemoryBack() {
-        #if canImport(Glibc)
         typealias Trim = @convention(c) (Int) -> Int32
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
-        #endif
+        _ = glibc("malloc_trim", as: Trim.self)?(0)
     }
 
     /// Blocks of 1 MB and more (a model's buffers) get pages of their own, which go back to the
     /// system when freed: glibc otherwise raises that limit after the first free to 32 MB, and
     /// buffers under it land in a heap that a sleep cannot always hand back.
     static func keepLargeBlocksReturnable() {
-        #if canImport(Glibc)
         typealias SetOption = @convention(c) (Int32, Int32) -> Int32
-        // M_MMAP_THRESHOLD
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") { _ = unsafeBitCast(symbol, to: SetOption.self)(-3, 1 << 20) }
+        let mmapThreshold: Int32 = -3 // M_MMAP_THRESHOLD
+        _ = glibc("mallopt", as: SetOption.self)?(mmapThreshold, 1 << 20)
+    }
+
+    /// A glibc function no Swift module exports, looked up at run time (other C libraries lack it).
+    private static func glibc<Function>(_ name: String, as type: Function.Type) -> Function? {
+        #if canImport(Glibc)
+        return dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: type) }
+        #else
+        return nil
         #endif
     }
 
@@ -221,43 +225,11 @@ struct AnalysisWorker {
         let queue = self.queue
         let before = try queue.pendingCount()
         let worked = try waitFor { try await queue.step(.both) }
-        try backlog.step(worked: worked, pendingBefore: before, pendingAfter: queue.pendingCount(), log: log)
+        if let line = try backlog.step(worked: worked, pendingBefore: before, pendingAfter: queue.pendingCount(), now: Clock.now().milliseconds) {
+            log.info(line)
+        }
         return worked
     }
 
     private let backlog = Backlog()
-}
-
-/// A log line on the way through a backlog (two notes or more pending): every `everyNotes`
-/// notes or `everyMilliseconds`, with the pace and the time left, and one when it is done.
-/// Notes added meanwhile join it.
-final class Backlog {
-    static let everyNotes = 10
-    static let everyMilliseconds: Int64 = 60_000
-    private var throughput: Throughput?
-    private var done = 0
-    private var lastLine: (done: Int, at: Int64) = (0, 0)
-
-    func step(worked: Bool, pendingBefore: Int, pendingAfter: Int, log: DaemonLog) {
-        let now = Clock.now().milliseconds
-        guard worked else {
-            if let throughput, done > 0, let pace = throughput.notesPerMinute(done: done, now: now) {
-                log.info("backlog done: \(done) notes, \(Throughput.pace(pace)) notes/min")
-            }
-            throughput = nil
-            return
-        }
-        if throughput == nil {
-            guard pendingBefore >= 2 else { return }
-            (throughput, done, lastLine) = (Throughput(total: pendingBefore, started: now), 0, (0, now))
-        }
-        guard let current = throughput else { return }
-        // A quick analysis leaves the note pending for its full one.
-        done += max(0, pendingBefore - pendingAfter)
-        let work = Throughput(total: done + pendingAfter, started: current.started)
-        throughput = work
-        guard done - lastLine.done >= Backlog.everyNotes || now - lastLine.at >= Backlog.everyMilliseconds else { return }
-        lastLine = (done, now)
-        log.info("backlog: " + work.report(done: done, now: now))
-    }
 }
