@@ -49,10 +49,9 @@ public struct NotebookSearch {
         if let invalid = parsed.invalidFilter { throw invalid }
         let limit = filter.limit ?? 50
         var words = mode == .meaning ? [] : try store.search(query, filter: filter, now: now)
-        guard mode != .words, !parsed.meaningText.isEmpty, let embedder, meaningUnavailable == nil else {
+        guard mode != .words, !parsed.meaningText.isEmpty, let embedder, let vector = try queryVector(parsed.meaningText, embedder) else {
             return words.map { Result(hit: $0, match: .words) }
         }
-        let vector = try embedder.embed(query: parsed.meaningText)
         var nearest = try store.nearest(to: [vector], model: embedder.version, conditions: store.filterConditions(parsed, filter: filter, now: now),
                                         limit: max(limit, 100)).filter { $0.similarity >= Self.minimumSimilarity }
         if !parsed.excludedTerms.isEmpty {
@@ -76,6 +75,18 @@ public struct NotebookSearch {
                 .filter { !found.contains($0.id) && close.contains($0.id) }.prefix(limit - words.count)
         }
         return try fuse(words: words, meaning: nearest, limit: limit)
+    }
+
+    /// The query's vector; nil when no model can make one (search by words alone). Availability
+    /// is asked only after a failure: the daemon may answer without this process ever opening
+    /// llama.cpp, which the availability check would do.
+    private func queryVector(_ text: String, _ embedder: any TextEmbedding) throws -> [Float]? {
+        do {
+            return try embedder.embed(query: text)
+        } catch {
+            if embedder.unavailableReason() != nil { return nil }
+            throw error
+        }
     }
 
     /// Reciprocal rank fusion, in two tiers: the notes the words found (reordered by both

@@ -67,6 +67,41 @@ import Testing
         #expect(try notebook.run(["show", ids["vet"]!, "--json"], environment: Self.embedding).json is [String: Any], "JSON unchanged")
     }
 
+    @Test func theRunningDaemonEmbedsTheQueryAndAKilledOneIsNoLoss() throws {
+        let (notebook, ids) = try notebook()
+        // The daemon has the embedding model but no analysis model: it waits for that, and
+        // still answers searches.
+        let daemon = try DaemonProcess(notebook, environment: Self.embedding.merging(["NOTES_MODEL": notebook.root + "/missing.gguf"]) { $1 })
+        defer { _ = daemon.stop() }
+        let socket = notebook.home + "/daemon.socket"
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
+        #expect(FileManager.default.fileExists(atPath: socket), "\(daemon.log)")
+
+        // This process cannot load llama.cpp at all: a match by meaning came from the daemon.
+        let noLibrary = Self.embedding.merging(["NOTES_LLAMA_LIBRARY": notebook.root + "/no-libllama.so"]) { $1 }
+        let viaDaemon = try notebook.run(["search", "--json", "vacuum cleaner"], environment: noLibrary)
+        #expect(viaDaemon.status == 0, "\(viaDaemon.stderr)")
+        let found = try #require(viaDaemon.json as? [[String: Any]])
+        #expect(found.first?["id"] as? String == ids["hoover"])
+        #expect(found.first?["match"] as? String == "meaning")
+
+        // kill -9 leaves the socket file: searches notice nobody answers and embed themselves.
+        #expect(daemon.stop(signal: SIGKILL) != 0)
+        #expect(FileManager.default.fileExists(atPath: socket))
+        let alone = try notebook.run(["search", "--json", "vacuum cleaner"], environment: noLibrary)
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect((alone.json as? [[String: Any]])?.contains { $0["match"] as? String == "meaning" } == false, "words only without any model")
+        #expect(try search(notebook, ["vacuum cleaner"]).first?["id"] as? String == ids["hoover"])
+
+        // The next daemon replaces the stale socket.
+        let next = try DaemonProcess(notebook, environment: Self.embedding.merging(["NOTES_MODEL": notebook.root + "/missing.gguf"]) { $1 })
+        defer { _ = next.stop() }
+        #expect(next.waitForLog("waiting for the model", seconds: 60), "\(next.log)")
+        let again = try notebook.run(["search", "--json", "vacuum cleaner"], environment: noLibrary)
+        #expect((again.json as? [[String: Any]])?.first?["id"] as? String == ids["hoover"], "\(again.stderr)")
+    }
+
     @Test func aMissingModelLeavesSearchByWordsAndStatusSaysWhy() throws {
         let notebook = Notebook()
         _ = try notebook.add("The hoover is broken")

@@ -45,7 +45,7 @@ struct SearchCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         let store = try context.store()
-        let search = NotebookSearch(store: store, embedder: mode == .words ? nil : Embeddings.make(context: context))
+        let search = NotebookSearch(store: store, embedder: mode == .words ? nil : Embeddings.forSearch(context: context))
         if mode == .meaning, let reason = search.meaningUnavailable {
             throw CommandFailure("cannot search by meaning: \(reason)")
         }

@@ -15,6 +15,12 @@ enum Embeddings {
         EmbeddingModel.fromEnvironment(context.environment)
     }
 
+    /// For a search: the query's vector comes from the running daemon's warm model when it
+    /// answers, else from this process's own.
+    static func forSearch(context: Context) -> (any TextEmbedding)? {
+        make(context: context).map { DaemonQueryEmbedding(local: $0, socketPath: QueryVectorService.socketPath(home: context.home)) }
+    }
+
     /// Why vectors are not made, for `notes status`: switched off, or the model's reason.
     static func missing(_ model: EmbeddingModel?) -> String? {
         guard let model else { return "off (NOTES_EMBEDDING_MODEL=none)" }

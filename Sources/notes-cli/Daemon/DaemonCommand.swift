@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AI
 import Notebook
 import Notes
 import Storage
@@ -74,6 +75,8 @@ struct DaemonCommand: NotesCommand {
         var embedder = Embeddings.make(context: context)
         if let missing = Embeddings.missing(embedder) { log.warning("no vectors for search by meaning: \(missing)") }
         var worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
+        let queries = once || embedder == nil ? nil : startQueryService(context, log: log)
+        defer { queries?.stop() }
         var syncer = AutoSync(context: context, log: log, interval: syncInterval)
         var waitingReason: String?
         var nextAvailabilityCheck: Int64 = 0
@@ -143,6 +146,22 @@ struct DaemonCommand: NotesCommand {
             }
         }
         log.info("stopped")
+    }
+
+    /// Answers `notes search` with query vectors from a warm model (see QueryVectorService);
+    /// without it, searches still work, each loading the model itself.
+    private func startQueryService(_ context: Context, log: DaemonLog) -> QueryVectorService? {
+        let environment = context.environment
+        let path = QueryVectorService.socketPath(home: context.home)
+        do {
+            return try QueryVectorService.start(path: path, keepAlive: keepAlive,
+                                                makeEmbedder: { EmbeddingModel.fromEnvironment(environment) },
+                                                didUnload: { DaemonCommand.giveMemoryBack() },
+                                                log: { [write = log.forOtherThreads] in write(.warning, $0) })
+        } catch {
+            log.warning("searches will load the embedding model themselves: \(error)")
+            return nil
+        }
     }
 
     /// Freed model memory stays in the process's heap unless it is handed back (`malloc_trim`).

@@ -1,5 +1,8 @@
 // Daemon logs on stderr, one line per event: journald reads the <N> priority prefix when it is
 // the reader (JOURNAL_STREAM is set); on a terminal or in a file, lines carry a UTC time instead.
+#if canImport(Glibc)
+import Glibc
+#endif
 import Notes
 
 final class DaemonLog {
@@ -17,6 +20,19 @@ final class DaemonLog {
         let prefix = journal ? "<\(level.rawValue)>" : Clock.now().iso8601 + " "
         terminal.err.write(prefix + message.replacingOccurrences("\n", with: " ") + "\n")
         terminal.err.flush()
+    }
+
+    /// For the daemon's other threads (the query service): the whole line in one write(2), so
+    /// it never interleaves with the main thread's, which are flushed line by line.
+    static func writeFromAnyThread(_ level: Level, _ message: String, journal: Bool) {
+        let prefix = journal ? "<\(level.rawValue)>" : Clock.now().iso8601 + " "
+        let line = Array((prefix + message.replacingOccurrences("\n", with: " ") + "\n").utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
+    var forOtherThreads: @Sendable (Level, String) -> Void {
+        let journal = self.journal
+        return { level, message in DaemonLog.writeFromAnyThread(level, message, journal: journal) }
     }
 
     func info(_ message: String) { log(.info, message) }
