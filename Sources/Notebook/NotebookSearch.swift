@@ -48,12 +48,15 @@ public struct NotebookSearch {
         let parsed = SearchQuery(query)
         if let invalid = parsed.invalidFilter { throw invalid }
         let limit = filter.limit ?? 50
+        // The query is embedded (by the daemon, or by loading the model) on another thread while
+        // this one searches the words and reads the stored vectors.
+        let meaningText = parsed.meaningText
+        let pending = mode == .words || meaningText.isEmpty ? nil : try embedder.map { embedder in try Background { try embedder.embed(query: meaningText) } }
         var words = mode == .meaning ? [] : try store.search(query, filter: filter, now: now)
-        guard mode != .words, !parsed.meaningText.isEmpty, let embedder, let vector = try queryVector(parsed.meaningText, embedder) else {
-            return words.map { Result(hit: $0, match: .words) }
-        }
-        var nearest = try store.nearest(to: [vector], model: embedder.version, conditions: store.filterConditions(parsed, filter: filter, now: now),
-                                        limit: max(limit, 100)).filter { $0.similarity >= Self.minimumSimilarity }
+        guard let embedder, let pending else { return words.map { Result(hit: $0, match: .words) } }
+        let stored = try store.storedVectors(model: embedder.version, conditions: store.filterConditions(parsed, filter: filter, now: now))
+        guard let vector = try queryVector(pending, embedder) else { return words.map { Result(hit: $0, match: .words) } }
+        var nearest = try store.matches(stored.nearest(to: [vector], limit: max(limit, 100))).filter { $0.similarity >= Self.minimumSimilarity }
         if !parsed.excludedTerms.isEmpty {
             let excluded = try store.containing(anyOf: parsed.excludedTerms, among: nearest.map(\.id))
             nearest.removeAll { excluded.contains($0.id) }
@@ -80,9 +83,9 @@ public struct NotebookSearch {
     /// The query's vector; nil when no model can make one (search by words alone). Availability
     /// is asked only after a failure: the daemon may answer without this process ever opening
     /// llama.cpp, which the availability check would do.
-    private func queryVector(_ text: String, _ embedder: any TextEmbedding) throws -> [Float]? {
+    private func queryVector(_ pending: Background<[Float]>, _ embedder: any TextEmbedding) throws -> [Float]? {
         do {
-            return try embedder.embed(query: text)
+            return try pending.wait()
         } catch {
             if embedder.unavailableReason() != nil { return nil }
             throw error

@@ -42,7 +42,7 @@ public final class QueryVectorService: Sendable {
         let service = QueryVectorService(path: path, listener: try LocalSocket.listen(at: path))
         let worker = Worker(listener: service.listener, stopped: service.stopped, keepAlive: keepAlive,
                             makeEmbedder: makeEmbedder, didUnload: didUnload, log: log)
-        try Thread.detach { worker.run() }
+        try Background.detach { worker.run() }
         return service
     }
 
@@ -181,32 +181,4 @@ public struct DaemonQueryEmbedding: TextEmbedding {
 
 extension String {
     fileprivate var replacingNewlines: String { String(map { $0.isNewline ? " " : $0 }) }
-}
-
-/// A detached POSIX thread running `body` (Foundation's Thread is not linked into the CLI).
-enum Thread {
-    struct StartError: Error, CustomStringConvertible {
-        let code: Int32
-        var description: String { "cannot start a thread: \(String(cString: strerror(code)))" }
-    }
-
-    private final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
-    static func detach(_ body: @escaping @Sendable () -> Void) throws {
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
-            body.run()
-            return nil
-        }, context)
-        guard status == 0 else {
-            Unmanaged<Body>.fromOpaque(context).release()
-            throw StartError(code: status)
-        }
-        pthread_detach(thread)
-    }
 }
