@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes", "TestSupport"]),
         // Swift 5 mode: these tests share pipes and threads the way Foundation's Process needs.
-        .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "Notes"], swiftSettings: [.swiftLanguageMode(.v5)]),
         // What several test targets share: temporary directories, commands, an ssh server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]

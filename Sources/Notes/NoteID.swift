@@ -1,14 +1,32 @@
 // A note's identity: a UUIDv7, sortable by creation time and unique across machines without coordination.
 
 /// The canonical text form is lowercase and dashed (`0193f2a1-8b2c-7d3e-9f40-123456789abc`);
-/// users may type any unique prefix, with or without the dashes.
+/// users may type any unique prefix or end, with or without the dashes (see `NoteHandle`).
 public struct NoteID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
     /// Accepts the canonical 36-character form or its 32 hex digits, in any case.
     public init?(_ text: String) {
+        // The form the store holds, checked byte by byte: listing 10,000 notes reads as many ids.
+        if NoteID.isCanonical(text) {
+            rawValue = text
+            return
+        }
         guard let hex = NoteID.hexDigits(text), hex.count == 32 else { return nil }
         rawValue = NoteID.dashed(hex)
+    }
+
+    private static func isCanonical(_ text: String) -> Bool {
+        var count = 0
+        for byte in text.utf8 {
+            switch count {
+            case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
+            default: guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) else { return false }
+            }
+            count += 1
+            if count > 36 { return false }
+        }
+        return count == 36
     }
 
     /// A new UUIDv7 for the given time: 48 bits of Unix milliseconds, version 7, 74 random bits.
@@ -58,30 +76,66 @@ public struct NoteID: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The shortest prefixes that tell ids apart, the way git abbreviates commits.
-public enum NoteIDPrefix {
+/// The short handle a person reads and types for a note: the last hex digits of its id, as few
+/// as tell it apart in the notebook (at least `minimumLength`). The end of a UUIDv7 is random,
+/// while its start is the time: notes made in the same minute share their first 8 digits, but
+/// almost never their last 6. A handle also never starts another note's id, so it is unique
+/// read either way (`NoteStore.resolve` takes a unique prefix or a unique end).
+public enum NoteHandle {
     public static let minimumLength = 6
 
-    /// For each id, the shortest prefix of its canonical form (at least `minimumLength`
-    /// characters, never ending on a dash) that no other id in `ids` shares.
-    public static func shortest(for ids: [NoteID]) -> [NoteID: String] {
-        let sorted = ids.map { Array($0.rawValue.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+    /// The handle of each id in `ids` among the notebook's `others` (which may include them).
+    public static func handles(for ids: [NoteID], among others: [NoteID]) -> [NoteID: String] {
+        var seen = Set<NoteID>()
+        let all = (others + ids).filter { seen.insert($0).inserted }
+        let digits = all.map(hexDigits)
+        // Ids sorted by their reversed digits: the ids sharing the longest end are neighbours.
+        let byEnd = digits.indices.sorted { endPrecedes(digits[$0], digits[$1]) }
+        let byStart = digits.sorted { $0.lexicographicallyPrecedes($1) }
+        var wanted = Set(ids)
         var result: [NoteID: String] = [:]
-        for (index, id) in sorted.enumerated() {
+        for (position, index) in byEnd.enumerated() where wanted.remove(all[index]) != nil {
+            let id = digits[index]
             var length = minimumLength
-            if index > 0 { length = max(length, commonLength(id, sorted[index - 1]) + 1) }
-            if index + 1 < sorted.count { length = max(length, commonLength(id, sorted[index + 1]) + 1) }
+            if position > 0 { length = max(length, commonEnd(id, digits[byEnd[position - 1]]) + 1) }
+            if position + 1 < byEnd.count { length = max(length, commonEnd(id, digits[byEnd[position + 1]]) + 1) }
             length = min(length, id.count)
-            if id[length - 1] == UInt8(ascii: "-") { length += 1 }
-            let text = String(decoding: id, as: UTF8.self)
-            result[NoteID(text)!] = String(decoding: id[0..<length], as: UTF8.self)
+            while length < id.count, startsAnother(id.suffix(length), than: id, in: byStart) { length += 1 }
+            result[all[index]] = String(decoding: id.suffix(length), as: UTF8.self)
         }
         return result
     }
 
-    private static func commonLength(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    /// Whether `reference` (hex digits) is the start or the end of the id.
+    public static func matches(_ reference: String, _ id: NoteID) -> Bool {
+        let hex = hexDigits(id)
+        let typed = Array(reference.utf8)
+        return hex.starts(with: typed) || hex.reversed().starts(with: typed.reversed())
+    }
+
+    static func hexDigits(_ id: NoteID) -> [UInt8] { id.rawValue.utf8.filter { $0 != UInt8(ascii: "-") } }
+
+    private static func endPrecedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.reversed().lexicographicallyPrecedes(b.reversed())
+    }
+
+    private static func commonEnd(_ a: [UInt8], _ b: [UInt8]) -> Int {
         var count = 0
-        while count < a.count, count < b.count, a[count] == b[count] { count += 1 }
+        while count < a.count, count < b.count, a[a.count - 1 - count] == b[b.count - 1 - count] { count += 1 }
         return count
+    }
+
+    /// Whether an id other than `id` starts with `digits` (binary search in start order).
+    private static func startsAnother(_ digits: ArraySlice<UInt8>, than id: [UInt8], in sorted: [[UInt8]]) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle].lexicographicallyPrecedes(digits) { low = middle + 1 } else { high = middle }
+        }
+        while low < sorted.count, sorted[low].starts(with: digits) {
+            if sorted[low] != id { return true }
+            low += 1
+        }
+        return false
     }
 }

@@ -124,7 +124,7 @@ extension NoteStore {
                 UPDATE analyses SET user_category = coalesce(?, user_category), user_urgency = coalesce(?, user_urgency)
                 WHERE note_seq = ?
                 """, [category?.rawValue, urgency, seq])
-            guard database.changes == 1 else { throw NoteStoreError.notAnalysed(id.rawValue) }
+            guard database.changes == 1 else { throw NoteStoreError.notAnalysed(try handle(of: id)) }
             try bumpVersion(seq: seq)
         }
     }
@@ -134,7 +134,7 @@ extension NoteStore {
         try database.transaction {
             let seq = try seq(of: id)
             try database.execute("UPDATE tasks SET done = ? WHERE note_seq = ? AND position = ?", [done, seq, index])
-            guard database.changes == 1 else { throw NoteStoreError.noSuchTask(id.rawValue, index + 1) }
+            guard database.changes == 1 else { throw NoteStoreError.noSuchTask(try handle(of: id), index + 1) }
             try bumpVersion(seq: seq)
         }
     }

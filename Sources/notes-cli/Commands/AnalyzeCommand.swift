@@ -26,7 +26,7 @@ struct AnalyzeCommand: NotesCommand {
             .flag("--vectors", help: "Only the vectors for search by meaning (seconds for a fresh import of thousands of notes)."),
             .json,
         ],
-        positionals: [PositionalSpec(name: "id", help: "Notes to analyse (ids or unique prefixes).", optional: true, repeating: true)]
+        positionals: [PositionalSpec(name: "id", help: "Notes to analyse (handles, or unique starts or ends of their ids).", optional: true, repeating: true)]
     )
 
     let references: [String]
@@ -131,7 +131,7 @@ struct AnalyzeCommand: NotesCommand {
     static func result(_ id: NoteID, stored: Bool, _ analysis: Analysis?, store: NoteStore, terminal: Terminal, verbose: Bool) -> JSON {
         let current = (try? store.analysis(for: id)) ?? analysis
         if verbose, let note = try? store.note(id) {
-            terminal.print(terminal.yellow(String(id.rawValue.prefix(13))) + "  " + note.title)
+            terminal.print(terminal.yellow((try? store.handle(of: id)) ?? id.rawValue) + "  " + note.title)
             if let current {
                 terminal.print("    \(current.category.rawValue), urgency \(current.urgency): \(current.summary)")
                 for task in current.tasks { terminal.print("    [\(task.done ? "x" : " ")] \(task.text)" + (task.due.map { "  (due \($0))" } ?? "")) }

@@ -17,7 +17,7 @@ struct LinksCommand: NotesCommand {
             .flag("--broken", help: "List the links that point at no note."),
             .json,
         ],
-        positionals: [PositionalSpec(name: "id", help: "The note's id or any unique prefix of it.", optional: true)]
+        positionals: [PositionalSpec(name: "id", help: "The note's handle (as `notes list` shows it), or any unique start or end of its id.", optional: true)]
     )
 
     let reference: String?
@@ -45,7 +45,7 @@ struct LinksCommand: NotesCommand {
                 return
             }
             if broken.isEmpty { terminal.printError("No broken links.") }
-            let short = try context.shortIDs(for: Array(Set(broken.map(\.source))))
+            let short = try context.handles(for: Array(Set(broken.map(\.source))))
             for link in broken {
                 terminal.print(terminal.yellow(short[link.source] ?? link.source.rawValue) + "  " + link.sourceTitle + "  " + terminal.red(link.written))
             }
@@ -86,7 +86,7 @@ extension StoredLink {
 extension Terminal {
     /// A note's links, then its backlinks, one per line, for `notes links` and `notes show`.
     func linkLines(links: [StoredLink], backlinks: [StoredLink], context: Context) throws -> [String] {
-        let short = try context.shortIDs(for: Array(Set(links.compactMap(\.resolved) + backlinks.map(\.source))))
+        let short = try context.handles(for: Array(Set(links.compactMap(\.resolved) + backlinks.map(\.source))))
         var lines = [dim("Links (\(links.count))")]
         for link in links {
             if let target = link.resolved {

@@ -45,7 +45,7 @@ struct ListCommand: NotesCommand {
             context.terminal.printError(try store.counts().notes == 0 ? "No notes yet. Add one with: notes add \"...\"" : "No notes match.")
             return
         }
-        let short = try context.shortIDs(for: notes.map(\.id))
+        let short = try context.handles(for: notes.map(\.id))
         for note in notes {
             context.terminal.print(context.terminal.noteLine(note, shortID: short[note.id] ?? note.id.rawValue, analysis: try store.analysis(for: note.id)))
         }

@@ -31,7 +31,7 @@ struct RelatedCommand: NotesCommand {
         let id = try store.resolve(reference)
         let search = NotebookSearch(store: store, embedder: Embeddings.make(context: context))
         guard let related = try search.related(to: id, limit: limit) else {
-            throw CommandFailure("note \(id.rawValue.prefix(8)) has no vector yet and none can be made: \(search.meaningUnavailable ?? "unknown reason")")
+            throw CommandFailure("note \(try store.handle(of: id)) has no vector yet and none can be made: \(search.meaningUnavailable ?? "unknown reason")")
         }
         let terminal = context.terminal
         if json {
@@ -39,7 +39,7 @@ struct RelatedCommand: NotesCommand {
             return
         }
         if related.isEmpty { terminal.printError("No other note has a vector yet.") }
-        let short = try context.shortIDs(for: related.map(\.id))
+        let short = try context.handles(for: related.map(\.id))
         for note in related {
             terminal.print(terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title + terminal.dim("  \(Self.rounded(note.similarity))"))
         }

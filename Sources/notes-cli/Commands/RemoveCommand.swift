@@ -8,7 +8,7 @@ struct RemoveCommand: NotesCommand {
         abstract: "Delete notes.",
         discussion: "Asks first on a terminal. Without a terminal, -f is required.",
         options: [.flag("-f", "--force", help: "Delete without asking.")],
-        positionals: [PositionalSpec(name: "id", help: "Ids or unique prefixes of the notes to delete.", repeating: true)]
+        positionals: [PositionalSpec(name: "id", help: "The notes to delete: handles, or unique starts or ends of their ids.", repeating: true)]
     )
 
     let references: [String]
@@ -44,9 +44,10 @@ struct RemoveCommand: NotesCommand {
             }
         }
         let now = Clock.now()
+        let handles = try store.handles(for: notes.map(\.id))
         for note in notes {
             try store.delete(note.id, at: now)
-            context.terminal.printError("Deleted \(note.id.rawValue.prefix(13))  \(note.title)")
+            context.terminal.printError("Deleted \(handles[note.id] ?? note.id.rawValue)  \(note.title)")
         }
         if !linkingNotes.isEmpty {
             context.terminal.printError("Links from \(linkingNotes.count) note\(linkingNotes.count == 1 ? "" : "s") are broken now (unless another note has the name): see 'notes links --broken'.")

@@ -68,7 +68,7 @@ struct SearchCommand: NotesCommand {
             terminal.printError("No notes match '\(query)'.")
             return
         }
-        let short = try context.shortIDs(for: results.map(\.hit.id))
+        let short = try context.handles(for: results.map(\.hit.id))
         for result in results {
             let how = result.match == .meaning ? terminal.dim("  (by meaning)") : ""
             terminal.print(terminal.yellow(short[result.hit.id] ?? result.hit.id.rawValue) + "  " + terminal.bold(result.hit.title) + how)

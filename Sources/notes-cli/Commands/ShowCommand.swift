@@ -54,7 +54,7 @@ struct ShowCommand: NotesCommand {
            !related.isEmpty {
             terminal.print()
             terminal.print(terminal.dim("Related:"))
-            let short = try context.shortIDs(for: related.map(\.id))
+            let short = try context.handles(for: related.map(\.id))
             for note in related {
                 terminal.print("  " + terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title + terminal.dim("  \(RelatedCommand.rounded(note.similarity))"))
             }

@@ -260,14 +260,16 @@ struct ConflictsCommand: NotesCommand {
             } else if conflicts.isEmpty {
                 terminal.printError("No conflicts.")
             } else {
+                // Among the live notes too: a handle shown here is also one `notes show` reads.
+                let handles = NoteHandle.handles(for: conflicts.map(\.id), among: try context.store().allIDs())
                 for conflict in conflicts {
-                    terminal.print(terminal.yellow(String(conflict.id.rawValue.prefix(13))) + "  " + ConflictsCommand.describe(conflict.kind) + "  " + (conflict.note?.title ?? "(deleted)"))
+                    terminal.print(terminal.yellow(handles[conflict.id] ?? conflict.id.rawValue) + "  " + ConflictsCommand.describe(conflict.kind) + "  " + (conflict.note?.title ?? "(deleted)"))
                 }
             }
             return
         }
         let hex = NoteID.hexDigits(reference) ?? ""
-        let matches = conflicts.filter { $0.id.rawValue.replacingOccurrences("-", with: "").hasPrefix(hex) && !hex.isEmpty }
+        let matches = conflicts.filter { !hex.isEmpty && NoteHandle.matches(hex, $0.id) }
         guard matches.count == 1, let conflict = matches.first else {
             throw CommandFailure(matches.isEmpty ? "no conflict for '\(reference)'; see 'notes conflicts'" : "'\(reference)' matches several conflicts; type more of the id")
         }

@@ -61,7 +61,7 @@ struct TasksCommand: NotesCommand {
             terminal.printError(due != nil ? "No open tasks due \(due == .overdue ? "before today" : due == .today ? "today" : "this week")." : includeDone ? "No tasks yet." : "No open tasks.")
             return
         }
-        let short = try context.shortIDs(for: Array(Set(entries.map(\.noteID))))
+        let short = try context.handles(for: Array(Set(entries.map(\.noteID))))
         for entry in entries {
             let reference = (short[entry.noteID] ?? entry.noteID.rawValue) + ":\(entry.index + 1)"
             let when = entry.task.due.map { $0 < today ? terminal.red("overdue " + $0) : $0 == today ? terminal.yellow("today") : $0 } ?? "          "
@@ -88,12 +88,12 @@ private func markConfiguration(name: String, abstract: String) -> CommandConfigu
     CommandConfiguration(
         name: name, abstract: abstract,
         usage: "<id>:<n> | <id> <n>",
-        discussion: "The reference is the note's id (or a unique prefix) and the task's number, as 'notes tasks' shows them.",
+        discussion: "The reference is the note's handle (or a unique start or end of its id) and the task's number, as 'notes tasks' shows them.",
         positionals: [PositionalSpec(name: "ref", help: "ID:N, or ID and N.")]
     )
 }
 
-/// `01a227a8-51:2`, or the note and the number as two arguments.
+/// `9c41f2:2`, or the note and the number as two arguments.
 struct TaskReference {
     let note: String
     let number: Int
@@ -103,11 +103,11 @@ struct TaskReference {
         switch arguments.positionals.count {
         case 1: parts = arguments.positionals[0].split(whereSeparator: { $0 == ":" || $0 == "#" || $0 == "/" }).map(String.init)
         case 2: parts = arguments.positionals
-        case 0: throw UsageError(message: "missing <ref> (for example 01a227a8-51:2)")
+        case 0: throw UsageError(message: "missing <ref> (for example 9c41f2:2)")
         default: throw UsageError(message: "unexpected argument '\(arguments.positionals[2])'")
         }
         guard parts.count == 2, let number = Int(parts[1]), number >= 1 else {
-            throw UsageError(message: "'\(arguments.positionals.joined(separator: " "))' is not a task reference (for example 01a227a8-51:2)")
+            throw UsageError(message: "'\(arguments.positionals.joined(separator: " "))' is not a task reference (for example 9c41f2:2)")
         }
         note = parts[0]
         self.number = number
@@ -116,9 +116,9 @@ struct TaskReference {
     func mark(done: Bool, _ context: Context) throws {
         let store = try context.store()
         let id = try store.resolve(note)
-        guard let analysis = try store.analysis(for: id) else { throw NoteStoreError.notAnalysed(id.rawValue) }
+        guard let analysis = try store.analysis(for: id) else { throw NoteStoreError.notAnalysed(try store.handle(of: id)) }
         guard number <= analysis.tasks.count else {
-            throw CommandFailure("note \(id.rawValue.prefix(13)) has \(analysis.tasks.count) task\(analysis.tasks.count == 1 ? "" : "s"), not \(number)")
+            throw CommandFailure("note \(try store.handle(of: id)) has \(analysis.tasks.count) task\(analysis.tasks.count == 1 ? "" : "s"), not \(number)")
         }
         try store.setTaskDone(id, index: number - 1, done: done)
         context.terminal.printError((done ? "Done: " : "Open again: ") + analysis.tasks[number - 1].text)

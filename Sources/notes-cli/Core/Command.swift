@@ -48,9 +48,9 @@ final class Context {
         return store
     }
 
-    /// The shortest unique prefix of each of these ids, for listings.
-    func shortIDs(for ids: [NoteID]) throws -> [NoteID: String] {
-        try store().shortestPrefixes(for: ids)
+    /// The short handle of each of these ids, for listings (see `NoteHandle`).
+    func handles(for ids: [NoteID]) throws -> [NoteID: String] {
+        try store().handles(for: ids)
     }
 }
 

@@ -112,7 +112,7 @@ extension ParsedArguments {
 }
 
 extension PositionalSpec {
-    static let noteID = PositionalSpec(name: "id", help: "The note's id or any unique prefix of it.")
+    static let noteID = PositionalSpec(name: "id", help: "The note's handle (as `notes list` shows it), or any unique start or end of its id.")
 }
 
 extension OptionSpec {

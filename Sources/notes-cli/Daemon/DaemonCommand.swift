@@ -195,16 +195,18 @@ struct AnalysisWorker {
 
     init(store: NoteStore, analyzer: any NoteAnalyzing, embedder: (any TextEmbedding)?, log: DaemonLog) {
         self.log = log
+        // The handle a person would type, as `notes list` shows it.
+        let handle = { (id: NoteID) in (try? store.handle(of: id)) ?? id.rawValue }
         queue = AnalysisQueue(store: store, analyzer: analyzer, embedder: embedder, clock: Clock.now) { event in
             switch event {
             case let .embedded(notes, milliseconds): log.info("vectors of \(notes.count) note\(notes.count == 1 ? "" : "s") in \(milliseconds) ms")
             case let .embeddingFailed(notes, error): log.error("cannot make the vectors of \(notes.count) notes: \(error)")
-            case let .started(id, stage): log.info("analysing \(id.rawValue.prefix(13))\(stage == .quick ? " (quick)" : "")")
+            case let .started(id, stage): log.info("analysing \(handle(id))\(stage == .quick ? " (quick)" : "")")
             case let .stored(id, analysis, milliseconds):
-                log.info("analysed \(id.rawValue.prefix(13))\(analysis.stage == .quick ? " (quick)" : "") in \(milliseconds) ms: "
+                log.info("analysed \(handle(id))\(analysis.stage == .quick ? " (quick)" : "") in \(milliseconds) ms: "
                     + "\(analysis.category.rawValue), urgency \(analysis.urgency), \(analysis.tasks.count) tasks")
-            case let .changedMeanwhile(id): log.info("note \(id.rawValue.prefix(13)) changed while it was analysed; analysing it again")
-            case let .failed(id, error): log.error("cannot analyse \(id.rawValue.prefix(13)): \(error)")
+            case let .changedMeanwhile(id): log.info("note \(handle(id)) changed while it was analysed; analysing it again")
+            case let .failed(id, error): log.error("cannot analyse \(handle(id)): \(error)")
             }
         }
     }
