@@ -85,25 +85,71 @@ public enum NoteHandle {
     public static let minimumLength = 6
 
     /// The handle of each id in `ids` among the notebook's `others` (which may include them).
+    /// Ids are compared as 128-bit numbers: `notes list` finds the handles of 10,000 notes.
     public static func handles(for ids: [NoteID], among others: [NoteID]) -> [NoteID: String] {
-        var seen = Set<NoteID>()
-        let all = (others + ids).filter { seen.insert($0).inserted }
-        let digits = all.map(hexDigits)
-        // Ids sorted by their reversed digits: the ids sharing the longest end are neighbours.
-        let byEnd = digits.indices.sorted { endPrecedes(digits[$0], digits[$1]) }
-        let byStart = digits.sorted { $0.lexicographicallyPrecedes($1) }
-        var wanted = Set(ids)
+        var starts = (others + ids).map(value)
+        starts.sort()
+        starts = starts.enumerated().filter { $0.offset == 0 || starts[$0.offset - 1] != $0.element }.map(\.element)
+        // In the order of their reversed digits, the ids that share the longest end are neighbours.
+        let ends = starts.map(reversedDigits).sorted()
         var result: [NoteID: String] = [:]
-        for (position, index) in byEnd.enumerated() where wanted.remove(all[index]) != nil {
-            let id = digits[index]
+        result.reserveCapacity(ids.count)
+        for id in ids {
+            let start = value(id)
+            let end = reversedDigits(start)
+            let position = firstIndex(notBelow: end, in: ends)
             var length = minimumLength
-            if position > 0 { length = max(length, commonEnd(id, digits[byEnd[position - 1]]) + 1) }
-            if position + 1 < byEnd.count { length = max(length, commonEnd(id, digits[byEnd[position + 1]]) + 1) }
-            length = min(length, id.count)
-            while length < id.count, startsAnother(id.suffix(length), than: id, in: byStart) { length += 1 }
-            result[all[index]] = String(decoding: id.suffix(length), as: UTF8.self)
+            if position > 0 { length = max(length, commonDigits(end, ends[position - 1]) + 1) }
+            if position + 1 < ends.count { length = max(length, commonDigits(end, ends[position + 1]) + 1) }
+            length = min(length, 32)
+            while length < 32, startsAnother(start, length: length, in: starts) { length += 1 }
+            let hex = length <= 12 ? Substring(id.rawValue) : Substring(String(decoding: hexDigits(id), as: UTF8.self))
+            result[id] = String(hex.suffix(length))
         }
         return result
+    }
+
+    /// The id's 32 hex digits as one number, the first digit highest.
+    private static func value(_ id: NoteID) -> UInt128 {
+        var number: UInt128 = 0
+        for byte in id.rawValue.utf8 where byte != UInt8(ascii: "-") {
+            number = number << 4 | UInt128(byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : byte - UInt8(ascii: "a") + 10)
+        }
+        return number
+    }
+
+    private static func reversedDigits(_ number: UInt128) -> UInt128 {
+        var number = number, reversed: UInt128 = 0
+        for _ in 0..<32 {
+            reversed = reversed << 4 | number & 0xF
+            number >>= 4
+        }
+        return reversed
+    }
+
+    /// How many leading hex digits two numbers share.
+    private static func commonDigits(_ a: UInt128, _ b: UInt128) -> Int { (a ^ b).leadingZeroBitCount / 4 }
+
+    private static func firstIndex(notBelow number: UInt128, in sorted: [UInt128]) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < number { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Whether an id other than `id` starts with the last `length` digits of `id`.
+    private static func startsAnother(_ id: UInt128, length: Int, in starts: [UInt128]) -> Bool {
+        let shift = UInt128(128 - 4 * length)
+        let low = (id & ((1 << UInt128(4 * length)) - 1)) << shift
+        let high = low | ((1 << shift) - 1)
+        var index = firstIndex(notBelow: low, in: starts)
+        while index < starts.count, starts[index] <= high {
+            if starts[index] != id { return true }
+            index += 1
+        }
+        return false
     }
 
     /// Whether `reference` (hex digits) is the start or the end of the id.
@@ -114,28 +160,4 @@ public enum NoteHandle {
     }
 
     static func hexDigits(_ id: NoteID) -> [UInt8] { id.rawValue.utf8.filter { $0 != UInt8(ascii: "-") } }
-
-    private static func endPrecedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.reversed().lexicographicallyPrecedes(b.reversed())
-    }
-
-    private static func commonEnd(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        var count = 0
-        while count < a.count, count < b.count, a[a.count - 1 - count] == b[b.count - 1 - count] { count += 1 }
-        return count
-    }
-
-    /// Whether an id other than `id` starts with `digits` (binary search in start order).
-    private static func startsAnother(_ digits: ArraySlice<UInt8>, than id: [UInt8], in sorted: [[UInt8]]) -> Bool {
-        var low = 0, high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle].lexicographicallyPrecedes(digits) { low = middle + 1 } else { high = middle }
-        }
-        while low < sorted.count, sorted[low].starts(with: digits) {
-            if sorted[low] != id { return true }
-            low += 1
-        }
-        return false
-    }
 }

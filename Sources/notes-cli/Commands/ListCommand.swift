@@ -36,18 +36,18 @@ struct ListCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         let store = try context.store()
-        let notes = try store.notes(matching: filter)
+        let notes = try store.notesWithAnalyses(matching: filter)
         if json {
-            context.terminal.emit(.array(try notes.map { $0.json(analysis: try store.analysis(for: $0.id)) }))
+            context.terminal.emit(.array(notes.map { $0.note.json(analysis: $0.analysis) }))
             return
         }
         if notes.isEmpty {
             context.terminal.printError(try store.counts().notes == 0 ? "No notes yet. Add one with: notes add \"...\"" : "No notes match.")
             return
         }
-        let short = try context.handles(for: notes.map(\.id))
-        for note in notes {
-            context.terminal.print(context.terminal.noteLine(note, shortID: short[note.id] ?? note.id.rawValue, analysis: try store.analysis(for: note.id)))
+        let handles = try context.handles(for: notes.map(\.note.id))
+        for (note, analysis) in notes {
+            context.terminal.print(context.terminal.noteLine(note, shortID: handles[note.id] ?? note.id.rawValue, analysis: analysis))
         }
     }
 }
