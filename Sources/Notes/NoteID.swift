@@ -87,15 +87,15 @@ public enum NoteHandle {
     /// The handle of each id in `ids` among the notebook's `others` (which may include them).
     /// Ids are compared as 128-bit numbers: `notes list` finds the handles of 10,000 notes.
     public static func handles(for ids: [NoteID], among others: [NoteID]) -> [NoteID: String] {
-        var starts = (others + ids).map(value)
+        let values = ids.map(value)
+        var starts = others.map(value) + values
         starts.sort()
         starts = starts.enumerated().filter { $0.offset == 0 || starts[$0.offset - 1] != $0.element }.map(\.element)
         // In the order of their reversed digits, the ids that share the longest end are neighbours.
         let ends = starts.map(reversedDigits).sorted()
         var result: [NoteID: String] = [:]
         result.reserveCapacity(ids.count)
-        for id in ids {
-            let start = value(id)
+        for (id, start) in zip(ids, values) {
             let end = reversedDigits(start)
             let position = firstIndex(notBelow: end, in: ends)
             var length = minimumLength
@@ -111,11 +111,13 @@ public enum NoteHandle {
 
     /// The id's 32 hex digits as one number, the first digit highest.
     private static func value(_ id: NoteID) -> UInt128 {
-        var number: UInt128 = 0
+        var high: UInt64 = 0, low: UInt64 = 0, count = 0
         for byte in id.rawValue.utf8 where byte != UInt8(ascii: "-") {
-            number = number << 4 | UInt128(byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : byte - UInt8(ascii: "a") + 10)
+            let digit = UInt64(byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : byte &- UInt8(ascii: "a") &+ 10)
+            if count < 16 { high = high << 4 | digit } else { low = low << 4 | digit }
+            count += 1
         }
-        return number
+        return UInt128(high) << 64 | UInt128(low)
     }
 
     private static func reversedDigits(_ number: UInt128) -> UInt128 {

@@ -40,6 +40,9 @@ public struct NoteFilter: Sendable {
     public var until: Timestamp?
     public var limit: Int?
 
+    /// Whether it keeps every live note.
+    public var keepsAll: Bool { tag == nil && category == nil && urgency == nil && since == nil && until == nil && limit == nil }
+
     public init(tag: String? = nil, category: Category? = nil, urgency: Int? = nil,
                 since: Timestamp? = nil, until: Timestamp? = nil, limit: Int? = nil) {
         self.tag = tag

@@ -5,6 +5,12 @@ import Notes
 import Storage
 
 struct AnalyzeCommand: NotesCommand {
+    static let all = Flag("--all", help: "Analyse every note.")
+    static let stale = Flag("--stale", help: "Analyse the notes whose full analysis is missing or out of date (the default).")
+    static let quick = Flag("--quick", help: "Only the quick stage, without generation: vectors, and the quick analysis of notes that have none.")
+    static let vectors = Flag("--vectors", help: "Only the vectors for search by meaning (seconds for a fresh import of thousands of notes).")
+    static let notes = Argument("id", type: .note, help: "Notes to analyse (handles, or unique starts or ends of their ids).", optional: true, repeating: true)
+
     static let configuration = CommandConfiguration(
         name: "analyze",
         abstract: "Analyse notes now with the local model.",
@@ -19,14 +25,8 @@ struct AnalyzeCommand: NotesCommand {
             then replaces each with the full one. On a terminal the fields appear as they are
             generated. The daemon does the same in the background.
             """,
-        options: [
-            .flag("--all", help: "Analyse every note."),
-            .flag("--stale", help: "Analyse the notes whose full analysis is missing or out of date (the default)."),
-            .flag("--quick", help: "Only the quick stage, without generation: vectors, and the quick analysis of notes that have none."),
-            .flag("--vectors", help: "Only the vectors for search by meaning (seconds for a fresh import of thousands of notes)."),
-            .json,
-        ],
-        positionals: [PositionalSpec(name: "id", help: "Notes to analyse (handles, or unique starts or ends of their ids).", optional: true, repeating: true)]
+        options: [all, stale, quick, vectors, Common.json],
+        arguments: [notes]
     )
 
     let references: [String]
@@ -36,13 +36,14 @@ struct AnalyzeCommand: NotesCommand {
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        references = arguments.positionals
-        all = arguments.has("all")
-        quick = arguments.has("quick")
-        vectorsOnly = arguments.has("vectors")
-        json = arguments.has("json")
-        if [all, arguments.has("stale"), quick, vectorsOnly].filter({ $0 }).count > 1 { throw UsageError(message: "choose one of --all, --stale, --quick and --vectors") }
-        if !references.isEmpty, all || quick || vectorsOnly || arguments.has("stale") { throw UsageError(message: "give ids or --all/--stale/--quick/--vectors, not both") }
+        references = arguments.all(Self.notes)
+        all = arguments[Self.all]
+        quick = arguments[Self.quick]
+        vectorsOnly = arguments[Self.vectors]
+        json = arguments[Common.json]
+        let stale = arguments[Self.stale]
+        if [all, stale, quick, vectorsOnly].filter({ $0 }).count > 1 { throw UsageError(message: "choose one of --all, --stale, --quick and --vectors") }
+        if !references.isEmpty, all || quick || vectorsOnly || stale { throw UsageError(message: "give ids or --all/--stale/--quick/--vectors, not both") }
     }
 
     func run(_ context: Context) throws {

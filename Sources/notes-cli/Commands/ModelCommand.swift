@@ -11,14 +11,13 @@ struct ModelCommand: NotesCommand {
             tasks and summaries (NOTES_READER_MODEL, or 'none' for the rules alone).
             NOTES_LLAMA_LIBRARY selects another libllama.
             """,
-        options: [.json]
+        options: [Common.json]
     )
 
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        _ = try arguments.requirePositionals([])
-        json = arguments.has("json")
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {

@@ -12,8 +12,8 @@ struct RelatedCommand: NotesCommand {
             score is the cosine similarity of the closest parts of the two notes, from -1 to 1.
             A note without a current vector gets one now when the embedding model is installed.
             """,
-        options: [.limit, .json],
-        positionals: [.noteID]
+        options: [Common.limit, Common.json],
+        arguments: [Common.note]
     )
 
     let reference: String
@@ -21,9 +21,9 @@ struct RelatedCommand: NotesCommand {
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        reference = try arguments.requirePositionals(["id"])[0]
-        limit = try arguments.noteFilter(now: Clock.now()).limit ?? 10
-        json = arguments.has("json")
+        reference = arguments[Common.note]!
+        limit = arguments[Common.limit] ?? 10
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {

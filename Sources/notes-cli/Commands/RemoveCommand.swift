@@ -3,21 +3,23 @@ import Notes
 import Storage
 
 struct RemoveCommand: NotesCommand {
+    static let force = Flag("-f", "--force", help: "Delete without asking.")
+    static let notes = Argument("id", type: .note, help: "The notes to delete: handles, or unique starts or ends of their ids.", repeating: true)
+
     static let configuration = CommandConfiguration(
         name: "rm",
         abstract: "Delete notes.",
         discussion: "Asks first on a terminal. Without a terminal, -f is required.",
-        options: [.flag("-f", "--force", help: "Delete without asking.")],
-        positionals: [PositionalSpec(name: "id", help: "The notes to delete: handles, or unique starts or ends of their ids.", repeating: true)]
+        options: [force],
+        arguments: [notes]
     )
 
     let references: [String]
     let force: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        references = arguments.positionals
-        force = arguments.has("force")
-        if references.isEmpty { throw UsageError(message: "missing <id>") }
+        references = arguments.all(Self.notes)
+        force = arguments[Self.force]
     }
 
     func run(_ context: Context) throws {

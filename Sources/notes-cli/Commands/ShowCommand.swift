@@ -7,16 +7,16 @@ struct ShowCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a note, its analysis, its links and backlinks, and the three notes nearest in meaning.",
-        options: [.json],
-        positionals: [.noteID]
+        options: [Common.json],
+        arguments: [Common.note]
     )
 
     let reference: String
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        reference = try arguments.requirePositionals(["id"])[0]
-        json = arguments.has("json")
+        reference = arguments[Common.note]!
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {

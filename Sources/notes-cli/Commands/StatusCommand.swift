@@ -4,13 +4,12 @@ import Notes
 import Storage
 
 struct StatusCommand: NotesCommand {
-    static let configuration = CommandConfiguration(name: "status", abstract: "Show the notebook's location and contents.", options: [.json])
+    static let configuration = CommandConfiguration(name: "status", abstract: "Show the notebook's location and contents.", options: [Common.json])
 
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        _ = try arguments.requirePositionals([])
-        json = arguments.has("json")
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {

@@ -7,10 +7,17 @@ import Notes
 import Storage
 
 struct DaemonCommand: NotesCommand {
+    static let once = Flag("--once", help: "Analyse what is pending, then exit.")
+    static let keepAlive = Option("--keep-alive", type: ValueType(placeholder: "duration", parse: KeepAlive.init, invalid: { _, text in
+        "--keep-alive takes a duration such as 5m, 90s, 1h, 0 or forever, not '\(text)'"
+    }), help: "Unload the model after this long without work: 5m (the default), 90s, 1h, 0, or forever.")
+    static let syncInterval = Option("--sync-interval", type: ValueType(placeholder: "seconds", parse: { Int64($0).flatMap { $0 >= 10 ? $0 : nil } }, invalid: { _, _ in
+        "--sync-interval takes a number of seconds, at least 10"
+    }), help: "With a sync remote: sync this often (default 300), and 10 s after local changes.")
+
     static let configuration = CommandConfiguration(
         name: "daemon",
         abstract: "Analyse new and changed notes in the background.",
-        usage: "[status] [--once] [--keep-alive <duration>] [--sync-interval <seconds>] [--json]",
         discussion: """
             Prewarms the model, then makes the vectors (for search by meaning) of every note whose
             text has none, analyses every note that has no analysis of its current text, and
@@ -22,46 +29,21 @@ struct DaemonCommand: NotesCommand {
             'notes daemon status' tells whether one runs and how many notes are pending.
             See contrib/notes-daemon.service to run it as a systemd user service.
             """,
-        options: [
-            .flag("--once", help: "Analyse what is pending, then exit."),
-            .value("--keep-alive", placeholder: "duration", help: "Unload the model after this long without work: 5m (the default), 90s, 1h, 0, or forever."),
-            .value("--sync-interval", placeholder: "seconds", help: "With a sync remote: sync this often (default 300), and 10 s after local changes."),
-            .json,
-        ],
-        positionals: [PositionalSpec(name: "status", help: "Show whether a daemon runs, instead of running one.", optional: true)]
+        options: [once, keepAlive, syncInterval]
     )
+    static var subcommands: [any NotesCommand.Type] { [DaemonStatusCommand.self] }
 
-    let statusOnly: Bool
     let once: Bool
-    let json: Bool
     let syncInterval: Int64
     let keepAlive: KeepAlive
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        switch arguments.positionals {
-        case []: statusOnly = false
-        case ["status"]: statusOnly = true
-        default: throw UsageError(message: "unexpected argument '\(arguments.positionals[0])' (did you mean 'notes daemon status'?)")
-        }
-        once = arguments.has("once")
-        json = arguments.has("json")
-        if let text = arguments.value("sync-interval") {
-            guard let seconds = Int64(text), seconds >= 10 else { throw UsageError(message: "--sync-interval takes a number of seconds, at least 10") }
-            syncInterval = seconds * 1000
-        } else {
-            syncInterval = 300_000
-        }
-        if let text = arguments.value("keep-alive") {
-            guard let keepAlive = KeepAlive(text) else { throw UsageError(message: "--keep-alive takes a duration such as 5m, 90s, 1h, 0 or forever, not '\(text)'") }
-            self.keepAlive = keepAlive
-        } else {
-            keepAlive = .standard
-        }
-        if json, !statusOnly { throw UsageError(message: "--json goes with 'notes daemon status'") }
+        once = arguments[Self.once]
+        syncInterval = (arguments[Self.syncInterval] ?? 300) * 1000
+        keepAlive = arguments[Self.keepAlive] ?? .standard
     }
 
     func run(_ context: Context) throws {
-        if statusOnly { return try printStatus(context) }
         let store = try context.store()
         let watcher = try ChangeWatcher(directory: context.home, fileNames: [NoteStore.databaseFileName, NoteStore.databaseFileName + "-wal"])
         let lock = try DaemonLock(home: context.home)
@@ -168,8 +150,22 @@ struct DaemonCommand: NotesCommand {
         return nil
         #endif
     }
+}
 
-    private func printStatus(_ context: Context) throws {
+struct DaemonStatusCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "daemon status",
+        abstract: "Show whether a daemon runs, how many notes are pending, and whether the model can run.",
+        options: [Common.json]
+    )
+
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        json = arguments[Common.json]
+    }
+
+    func run(_ context: Context) throws {
         let pid = DaemonLock.runningPID(home: context.home)
         let analyzer = try Analyzers.make(context: context)
         let pending = try context.store().pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
