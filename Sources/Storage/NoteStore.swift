@@ -56,7 +56,8 @@ public struct NoteFilter: Sendable {
 
 /// Not Sendable, like the Database it owns.
 public final class NoteStore {
-    public let database: Database
+    /// Only Storage speaks SQL: other modules ask the store.
+    let database: Database
 
     public static let databaseFileName = "notes.sqlite"
 
@@ -149,8 +150,10 @@ public final class NoteStore {
     /// Live notes with their analyses, newest change first: what `notes list` prints. Two
     /// queries in all (the notes with their tags and analyses, then the tasks), not three a
     /// note: 10,000 notes took 412 ms that way, against 31 ms for the sqlite3 shell.
-    public func notesWithAnalyses(matching filter: NoteFilter = NoteFilter()) throws -> [(note: Note, analysis: Analysis?)] {
-        let columns = "\(NoteStore.noteColumns), \(NoteStore.tagsColumn), \(NoteStore.analysisColumns)"
+    /// `forLines`: for a listing of one line a note, without bodies (each is empty) or tasks.
+    public func notesWithAnalyses(matching filter: NoteFilter = NoteFilter(), forLines: Bool = false) throws -> [(note: Note, analysis: Analysis?)] {
+        let noteColumns = forLines ? NoteStore.noteColumns.replacingOccurrences("n.body", with: "''") : NoteStore.noteColumns
+        let columns = "\(noteColumns), \(NoteStore.tagsColumn), \(NoteStore.analysisColumns)"
         let (sql, values) = listingQuery(filter, columns: columns, joinAnalyses: true)
         var analysed: [Int64: Int] = [:]
         var result: [(note: Note, analysis: Analysis?)] = []
@@ -159,7 +162,7 @@ public final class NoteStore {
             if analysis != nil { analysed[row.int(5)] = result.count }
             result.append((note(from: row, tagsAt: 6), analysis))
         }
-        guard !analysed.isEmpty else { return result }
+        guard !analysed.isEmpty, !forLines else { return result }
         // A few analysed notes: their tasks by key; many: one pass over every task.
         let statement = try database.statement(analysed.count <= 64
             ? "SELECT note_seq, text, done, due FROM tasks WHERE note_seq = ? ORDER BY position"
@@ -245,6 +248,11 @@ public final class NoteStore {
         /// Links in live notes, and how many of them point at no note.
         public var links: Int
         public var brokenLinks: Int
+    }
+
+    /// The schema's version: the number of the last migration applied.
+    public func schemaVersion() throws -> Int {
+        Int(try database.scalarInt("PRAGMA user_version") ?? 0)
     }
 
     public func counts() throws -> Counts {

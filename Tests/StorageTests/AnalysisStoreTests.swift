@@ -47,6 +47,12 @@ struct AnalysisStoreTests {
             }
         }
         #expect(try store.notesWithAnalyses().filter { $0.analysis != nil }.count == count - (count + 2) / 3)
+        // For one line a note: the same notes and analyses without bodies and tasks.
+        for ((note, analysis), (full, fullAnalysis)) in zip(try store.notesWithAnalyses(forLines: true), try store.notesWithAnalyses()) {
+            #expect(note.body.isEmpty && note.id == full.id && note.title == full.title && note.tags == full.tags && note.updated == full.updated)
+            #expect(analysis?.tasks.isEmpty != false)
+            #expect(analysis?.category == fullAnalysis?.category && analysis?.urgency == fullAnalysis?.urgency)
+        }
     }
 
     @Test func refusesAnAnalysisOfContentThatChangedMeanwhile() throws {

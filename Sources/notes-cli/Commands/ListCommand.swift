@@ -26,7 +26,7 @@ struct ListCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         let store = try context.store()
-        let notes = try store.notesWithAnalyses(matching: filter)
+        let notes = try store.notesWithAnalyses(matching: filter, forLines: !json)
         if json {
             context.terminal.emit(.array(notes.map { $0.note.json(analysis: $0.analysis) }))
             return

@@ -15,7 +15,7 @@ struct StatusCommand: NotesCommand {
     func run(_ context: Context) throws {
         let store = try context.store()
         let counts = try store.counts()
-        let schema = Int(try store.database.scalarInt("PRAGMA user_version") ?? 0)
+        let schema = try store.schemaVersion()
         // Cheap checks only (file, library): status never loads the model.
         let analyzer = try Analyzers.make(context: context)
         let pending = try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
