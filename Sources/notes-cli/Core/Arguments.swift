@@ -76,6 +76,12 @@ struct OptionSpec: Sendable {
     var label: String { names.joined(separator: ", ") + (kind == .flag ? "" : " <\(placeholder)>") }
 
     static let help = OptionSpec(names: ["-h", "--help"], kind: .flag, help: "Show help information.")
+
+    /// An option taking values of `type`, checked with it.
+    static func taking<Value>(_ type: ValueType<Value>, names: [String], kind: Kind, help: String) -> OptionSpec {
+        OptionSpec(names: names, kind: kind, help: help, placeholder: type.placeholder, completion: type.completion,
+                   check: { name, text in type.parse(text) == nil ? type.invalid(name, text) : nil })
+    }
 }
 
 /// An option without a value: `--json`.
@@ -91,8 +97,7 @@ struct Option<Value: Sendable>: Sendable {
 
     init(_ names: String..., type: ValueType<Value>, help: String) {
         self.type = type
-        spec = OptionSpec(names: names, kind: .value, help: help, placeholder: type.placeholder, completion: type.completion,
-                          check: { name, text in type.parse(text) == nil ? type.invalid(name, text) : nil })
+        spec = .taking(type, names: names, kind: .value, help: help)
     }
 }
 
@@ -103,8 +108,7 @@ struct RepeatedOption<Value: Sendable>: Sendable {
 
     init(_ names: String..., type: ValueType<Value>, help: String) {
         self.type = type
-        spec = OptionSpec(names: names, kind: .repeated, help: help, placeholder: type.placeholder, completion: type.completion,
-                          check: { name, text in type.parse(text) == nil ? type.invalid(name, text) : nil })
+        spec = .taking(type, names: names, kind: .repeated, help: help)
     }
 }
 
