@@ -24,7 +24,7 @@ struct StatusCommand: NotesCommand {
         let embedder = Embeddings.make(context: context)
         let vectorsMissing = Embeddings.missing(embedder)
         let lackingVectors = try embedder.map { try store.lackingVectorCount(model: $0.version) } ?? counts.notes
-        let daemon = DaemonLock.runningPID(home: context.home)
+        let daemon = DaemonLock.runningPID(home: context.notebookHome)
         if json {
             context.terminal.emit(.object([
                 ("home", .string(context.home)),

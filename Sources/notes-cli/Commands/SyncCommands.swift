@@ -7,7 +7,7 @@ import Storage
 import Sync
 
 extension Context {
-    var syncRepositoryPath: String { home + "/repo" }
+    var syncRepositoryPath: String { notebookHome.syncRepository }
 
     /// The sync engine over this notebook; creates `$NOTES_HOME/repo` on first use.
     func syncEngine() throws -> SyncEngine {

@@ -1,4 +1,5 @@
 // What a command is: its declared configuration (help, parsing, completion), validation, and run().
+import Notebook
 import Notes
 import Storage
 
@@ -60,16 +61,18 @@ struct CommandFailure: Error {
 final class Context {
     let terminal: Terminal
     let environment: [String: String]
-    let home: String
+    /// The notebook's directory and the paths in it.
+    let notebookHome: NotebookHome
     private var openedStore: NoteStore?
 
     init(terminal: Terminal, environment: [String: String]) {
         self.terminal = terminal
         self.environment = environment
-        self.home = NotesHome.path(environment: environment)
+        notebookHome = NotebookHome(environment: environment)
     }
 
-    var databasePath: String { home + "/" + NoteStore.databaseFileName }
+    var home: String { notebookHome.path }
+    var databasePath: String { notebookHome.database }
 
     /// The notebook, created on first use.
     func store() throws -> NoteStore {

@@ -46,7 +46,7 @@ struct DaemonCommand: NotesCommand {
     func run(_ context: Context) throws {
         let store = try context.store()
         let watcher = try ChangeWatcher(directory: context.home, fileNames: [NoteStore.databaseFileName, NoteStore.databaseFileName + "-wal"])
-        let lock = try DaemonLock(home: context.home)
+        let lock = try DaemonLock(home: context.notebookHome)
         defer { withExtendedLifetime(lock) {} }
         let log = DaemonLog(terminal: context.terminal, environment: context.environment)
         DaemonCommand.keepLargeBlocksReturnable()
@@ -166,7 +166,7 @@ struct DaemonStatusCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let pid = DaemonLock.runningPID(home: context.home)
+        let pid = DaemonLock.runningPID(home: context.notebookHome)
         let analyzer = try Analyzers.make(context: context)
         let pending = try context.store().pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
         let reason = analyzer.unavailableReason()
