@@ -119,14 +119,13 @@ enum Completer {
         guard let name = words.popFirst() else {
             return ("words", NotesCLI.listedCommands.map { $0.configuration.name } + ["help"])
         }
-        if name == "help" { return ("words", NotesCLI.listedCommands.map { $0.configuration.name }) }
+        if name == "help" { return ("words", words.isEmpty ? NotesCLI.listedCommands.map { $0.configuration.name } : []) }
         guard var command = NotesCLI.commands.first(where: { $0.configuration.name == name }) else { return ("words", []) }
         var positionals = 0
         var pending: OptionSpec?
         for word in words {
-            if let option = pending {
-                _ = option
-                pending = nil
+            if pending != nil {
+                pending = nil // the word was that option's value
             } else if word.hasPrefix("-"), word.count > 1 {
                 pending = command.configuration.options.map(\.spec).first { $0.names.contains(word) && $0.kind != .flag }
             } else if positionals == 0, let sub = command.subcommand(named: word) {
@@ -158,7 +157,6 @@ enum Completer {
         switch completion {
         case .none: return ("words", [])
         case let .choices(names): return ("words", names)
-        case .commands: return ("words", NotesCLI.listedCommands.map { $0.configuration.name })
         case .files: return ("files", [])
         case .directories: return ("directories", [])
         case .tags:

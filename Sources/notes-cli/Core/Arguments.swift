@@ -9,7 +9,6 @@ enum Completion: Sendable, Equatable {
     case tags
     /// The sync remotes' names.
     case remotes
-    case commands
     case files
     case directories
 }
