@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "AI", dependencies: ["Notes", "CLlama", "CLoader"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "Sync", dependencies: ["Notes", "CGit2", "CSodium"]),
         // The notebook on this machine: the application's flow between the CLI and the libraries.
-        .target(name: "Notebook", dependencies: ["Notes", "Storage"]),
+        .target(name: "Notebook", dependencies: ["Notes", "Storage", "Sync"]),
         .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync", "Notebook"]),
         .executableTarget(name: "ai-bench", dependencies: ["AI"], path: "bench/ai/Sources"),
         .executableTarget(name: "analysis-eval", dependencies: ["AI", "Notes"], path: "bench/analysis/Sources"),
@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "NotesTests", dependencies: ["Notes"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Notes", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AITests", dependencies: ["AI", "Notes"]),
-        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes"]),
+        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes", "Sync"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes", "TestSupport"]),
         // Swift 5 mode: these tests share pipes and threads the way Foundation's Process needs.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "Notes"], swiftSettings: [.swiftLanguageMode(.v5)]),

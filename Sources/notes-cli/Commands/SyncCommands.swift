@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Notebook
 import Notes
 import Storage
 import Sync
@@ -14,16 +15,8 @@ extension Context {
         try SyncEngine(repositoryPath: syncRepositoryPath, notebook: try store())
     }
 
-    /// ssh keys and known_hosts: NOTES_SSH_KEY, else ~/.ssh/id_ed25519 or id_rsa when present,
-    /// else ssh-agent alone; NOTES_SSH_KNOWN_HOSTS, else ~/.ssh/known_hosts.
-    var sshCredentials: RemoteCredentials {
-        let ssh = (environment["HOME"] ?? "") + "/.ssh"
-        let key = environment["NOTES_SSH_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ["id_ed25519", "id_rsa", "id_ecdsa"].map { ssh + "/" + $0 }.first { FileSystem.exists($0) }
-        let publicKey = key.map { $0 + ".pub" }.flatMap { FileSystem.exists($0) ? $0 : nil }
-        return RemoteCredentials(privateKey: key, publicKey: publicKey, passphrase: environment["NOTES_SSH_PASSPHRASE"],
-                                 knownHosts: environment["NOTES_SSH_KNOWN_HOSTS"] ?? ssh + "/known_hosts")
-    }
+    /// The ssh key and known_hosts a sync uses (see `SSHCredentials`).
+    var sshCredentials: RemoteCredentials { SSHCredentials.from(environment: environment) }
 }
 
 struct RemoteCommand: NotesCommand {
