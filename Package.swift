@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "AI", dependencies: ["Notes", "CLlama", "CLoader"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "Sync", dependencies: ["Notes", "CGit2", "CSodium"]),
         // The notebook on this machine: the application's flow between the CLI and the libraries.
-        .target(name: "Notebook", dependencies: ["Notes", "Storage", "Sync"]),
+        .target(name: "Notebook", dependencies: ["Notes", "Storage", "AI", "Sync"]),
         .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync", "Notebook"]),
         .executableTarget(name: "ai-bench", dependencies: ["AI"], path: "bench/ai/Sources"),
         .executableTarget(name: "analysis-eval", dependencies: ["AI", "Notes"], path: "bench/analysis/Sources"),

@@ -48,7 +48,7 @@ struct AnalyzeCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         let store = try context.store()
-        let analyzer = try Analyzers.make(context: context, store: store)
+        let analyzer = try Analyzers.make(environment: context.environment, store: store)
         let embedder = Embeddings.make(context: context)
         let ids: [NoteID]? = !references.isEmpty ? try references.map { try store.resolve($0) } : all ? try store.notes().map(\.id).reversed() : nil
         let terminal = context.terminal

@@ -1,5 +1,6 @@
 // `notes model`: which local model analyses notes, and whether it can.
 import AI
+import Notebook
 import Notes
 
 struct ModelCommand: NotesCommand {
@@ -21,9 +22,9 @@ struct ModelCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let analyzer = try Analyzers.make(context: context)
+        let analyzer = try Analyzers.make(environment: context.environment)
         let info = analyzer.model.info()
-        let reading = Analyzers.reader(context: context)
+        let reading = Analyzers.reader(environment: context.environment)
         if json {
             context.terminal.print(info.jsonString)
             return

@@ -17,10 +17,10 @@ struct StatusCommand: NotesCommand {
         let counts = try store.counts()
         let schema = try store.schemaVersion()
         // Cheap checks only (file, library): status never loads the model.
-        let analyzer = try Analyzers.make(context: context)
+        let analyzer = try Analyzers.make(environment: context.environment)
         let pending = try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
         let unavailable = analyzer.unavailableReason()
-        let readerMissing = Analyzers.reader(context: context).missing
+        let readerMissing = Analyzers.reader(environment: context.environment).missing
         let embedder = Embeddings.make(context: context)
         let vectorsMissing = Embeddings.missing(embedder)
         let lackingVectors = try embedder.map { try store.lackingVectorCount(model: $0.version) } ?? counts.notes

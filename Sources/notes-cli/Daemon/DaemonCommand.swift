@@ -51,7 +51,7 @@ struct DaemonCommand: NotesCommand {
         let log = DaemonLog(terminal: context.terminal, environment: context.environment)
         DaemonCommand.keepLargeBlocksReturnable()
         var corrections = Analyzers.corrections(store: store)
-        var analyzer = try Analyzers.make(context: context, corrections: corrections)
+        var analyzer = try Analyzers.make(environment: context.environment, corrections: corrections)
         log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
         var embedder = Embeddings.make(context: context)
         if let missing = Embeddings.missing(embedder) { log.warning("no vectors for search by meaning: \(missing)") }
@@ -91,7 +91,7 @@ struct DaemonCommand: NotesCommand {
             if once { break }
             if worker.ready, keepAlive.shouldSleep(lastWork: lastWork, now: Clock.now().milliseconds) {
                 // A new analyzer holds no model until it is prewarmed; the old one's memory goes.
-                analyzer = try Analyzers.make(context: context, corrections: corrections)
+                analyzer = try Analyzers.make(environment: context.environment, corrections: corrections)
                 embedder = Embeddings.make(context: context)
                 worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
                 asleep = true
@@ -167,7 +167,7 @@ struct DaemonStatusCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         let pid = DaemonLock.runningPID(home: context.notebookHome)
-        let analyzer = try Analyzers.make(context: context)
+        let analyzer = try Analyzers.make(environment: context.environment)
         let pending = try context.store().pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
         let reason = analyzer.unavailableReason()
         if json {
