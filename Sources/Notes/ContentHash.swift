@@ -4,12 +4,28 @@ public enum ContentHash {
     /// 64-bit FNV-1a over the UTF-8 bytes, as 16 hex digits. Not cryptographic: it detects
     /// change, it does not defend against an adversary (nothing here trusts it for that).
     public static func of(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let digits = String(hash, radix: 16)
+        let digits = String(FNV1a.hash(text.utf8), radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// FNV-1a, 64 bits: content hashes, cache keys and corruption checks, not a defence against
+/// tampering.
+public struct FNV1a: Sendable {
+    public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    public init() {}
+
+    public mutating func combine<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value &*= 0x0000_0100_0000_01B3
+        }
+    }
+
+    public static func hash<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
+        var hasher = FNV1a()
+        hasher.combine(bytes)
+        return hasher.value
     }
 }

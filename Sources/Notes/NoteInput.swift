@@ -53,12 +53,3 @@ public enum NoteInput {
                     body: body, tags: Tags.inText(body) + extraTags, created: time, updated: time)
     }
 }
-
-/// Where a notebook lives: `$NOTES_HOME`, else `$XDG_DATA_HOME/notes`, else `~/.local/share/notes`.
-public enum NotesHome {
-    public static func path(environment: [String: String]) -> String {
-        if let home = environment["NOTES_HOME"], !home.isEmpty { return home }
-        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/notes" }
-        return (environment["HOME"] ?? "/tmp") + "/.local/share/notes"
-    }
-}

@@ -3,23 +3,46 @@
 
 public enum QuotedString {
     /// A double-quoted string, valid both as JSON and as a YAML scalar: `"`, `\`, control
-    /// characters and the two Unicode line separators escaped.
+    /// characters and the two Unicode line separators escaped. Byte by byte, copying the runs
+    /// between escapes whole: `notes list --json` quotes every note of the notebook.
     public static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}":
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
+        var text = text
+        return text.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 2)
+            output.append(UInt8(ascii: "\""))
+            var runStart = 0
+            var index = 0
+            func escape(_ replacement: String, length: Int) {
+                output.append(contentsOf: bytes[runStart..<index])
+                output.append(contentsOf: replacement.utf8)
+                index += length
+                runStart = index
             }
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""): escape("\\\"", length: 1)
+                case UInt8(ascii: "\\"): escape("\\\\", length: 1)
+                case UInt8(ascii: "\n"): escape("\\n", length: 1)
+                case UInt8(ascii: "\r"): escape("\\r", length: 1)
+                case UInt8(ascii: "\t"): escape("\\t", length: 1)
+                case 0..<0x20, 0x7F: escape(unicodeEscape(UInt32(byte)), length: 1)
+                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9 in UTF-8.
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    escape(unicodeEscape(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029), length: 3)
+                default: index += 1
+                }
+            }
+            output.append(contentsOf: bytes[runStart..<bytes.count])
+            output.append(UInt8(ascii: "\""))
+            return String(decoding: output, as: UTF8.self)
         }
-        return result + "\""
+    }
+
+    private static func unicodeEscape(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 
     public static func unquoted(_ value: String) -> String {

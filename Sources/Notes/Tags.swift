@@ -2,6 +2,12 @@
 
 public enum Tags {
     /// Lowercase, without a leading `#`, without blanks and duplicates, sorted.
+    public static func normalized(_ tags: [String]) -> [String] {
+        // Tags read back from the store are normalized already: 10,000 notes listed check theirs
+        // by byte instead of asking each character whether it is a letter.
+        isNormalizedASCII(tags) ? tags : normalized(tags[...])
+    }
+
     public static func normalized<S: Sequence>(_ tags: S) -> [String] where S.Element == String {
         var seen = Set<String>()
         for tag in tags {
@@ -41,6 +47,19 @@ public enum Tags {
             if tag.contains(where: { $0.isLetter }) { found.append(String(tag)) }
             index = end
         }
+    }
+
+    /// Whether every tag is non-empty lowercase ASCII of tag characters, and they are sorted
+    /// without duplicates (for ASCII, String order is byte order).
+    private static func isNormalizedASCII(_ tags: [String]) -> Bool {
+        for (index, tag) in tags.enumerated() {
+            guard !tag.isEmpty, tag.utf8.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "/")
+            }) else { return false }
+            if index > 0, !(tags[index - 1] < tag) { return false }
+        }
+        return true
     }
 
     static func isTagCharacter(_ character: Character) -> Bool {

@@ -22,7 +22,10 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// The calendar date alone, `2026-11-29`, in UTC.
-    public var day: String { String(iso8601.prefix(10)) }
+    public var day: String {
+        let (year, month, day) = Timestamp.civil(fromDays: milliseconds.floorDivided(by: 86_400_000))
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    }
 
     public var description: String { iso8601 }
 

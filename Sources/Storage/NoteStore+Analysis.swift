@@ -13,23 +13,32 @@ public struct TaskEntry: Equatable, Sendable {
 }
 
 extension NoteStore {
+    /// An analysis's columns, the user's corrections applied (`analysisWithoutTasks` reads them).
+    static let analysisColumns = """
+        a.note_seq, coalesce(a.user_category, a.category), coalesce(a.user_urgency, a.urgency), a.summary,
+        a.model, a.analyzed_at, a.analyzer_version, a.content_hash, a.stage
+        """
+
+    func analysisWithoutTasks(from row: Row, at first: Int32) -> Analysis {
+        Analysis(category: Category(rawValue: row.string(first + 1)) ?? .other, urgency: Int(row.int(first + 2)), tasks: [],
+                 summary: row.string(first + 3), model: row.string(first + 4), analyzedAt: Timestamp(milliseconds: row.int(first + 5)),
+                 analyzerVersion: row.string(first + 6), contentHash: row.string(first + 7),
+                 stage: AnalysisStage(rawValue: row.string(first + 8)) ?? .full)
+    }
+
+    static func task(from row: Row, at first: Int32) -> TaskItem {
+        TaskItem(text: row.string(first), done: row.int(first + 1) == 1, due: row.optionalString(first + 2))
+    }
+
     /// The note's analysis, with the user's corrections applied, or nil.
     public func analysis(for id: NoteID) throws -> Analysis? {
         let row = try database.statement("""
-            SELECT a.note_seq, coalesce(a.user_category, a.category), coalesce(a.user_urgency, a.urgency), a.summary,
-                   a.model, a.analyzed_at, a.analyzer_version, a.content_hash, a.stage
-            FROM analyses a JOIN notes n ON n.seq = a.note_seq WHERE n.id = ?
-            """).firstRow([id.rawValue]) { row in
-            (seq: row.int(0), category: Category(rawValue: row.string(1)) ?? .other, urgency: Int(row.int(2)),
-             summary: row.string(3), model: row.string(4), analyzedAt: Timestamp(milliseconds: row.int(5)),
-             version: row.string(6), hash: row.string(7), stage: AnalysisStage(rawValue: row.string(8)) ?? .full)
-        }
-        guard let row else { return nil }
-        let tasks = try database.statement("SELECT text, done, due FROM tasks WHERE note_seq = ? ORDER BY position")
-            .rows([row.seq]) { TaskItem(text: $0.string(0), done: $0.int(1) == 1, due: $0.optionalString(2)) }
-        return Analysis(category: row.category, urgency: row.urgency, tasks: tasks, summary: row.summary,
-                        model: row.model, analyzedAt: row.analyzedAt, analyzerVersion: row.version, contentHash: row.hash,
-                        stage: row.stage)
+            SELECT \(Self.analysisColumns) FROM analyses a JOIN notes n ON n.seq = a.note_seq WHERE n.id = ?
+            """).firstRow([id.rawValue]) { row in (seq: row.int(0), analysis: analysisWithoutTasks(from: row, at: 0)) }
+        guard var analysis = row?.analysis, let seq = row?.seq else { return nil }
+        analysis.tasks = try database.statement("SELECT text, done, due FROM tasks WHERE note_seq = ? ORDER BY position")
+            .rows([seq]) { Self.task(from: $0, at: 0) }
+        return analysis
     }
 
     /// Live notes whose category the user corrected (`notes set --category`), the most recently
@@ -124,7 +133,7 @@ extension NoteStore {
                 UPDATE analyses SET user_category = coalesce(?, user_category), user_urgency = coalesce(?, user_urgency)
                 WHERE note_seq = ?
                 """, [category?.rawValue, urgency, seq])
-            guard database.changes == 1 else { throw NoteStoreError.notAnalysed(id.rawValue) }
+            guard database.changes == 1 else { throw NoteStoreError.notAnalysed(try handle(of: id)) }
             try bumpVersion(seq: seq)
         }
     }
@@ -134,7 +143,7 @@ extension NoteStore {
         try database.transaction {
             let seq = try seq(of: id)
             try database.execute("UPDATE tasks SET done = ? WHERE note_seq = ? AND position = ?", [done, seq, index])
-            guard database.changes == 1 else { throw NoteStoreError.noSuchTask(id.rawValue, index + 1) }
+            guard database.changes == 1 else { throw NoteStoreError.noSuchTask(try handle(of: id), index + 1) }
             try bumpVersion(seq: seq)
         }
     }

@@ -4,7 +4,7 @@
 // terms, and a leading `-` for NOT. Every term is emitted as an FTS5 string, so quotes,
 // parentheses, colons, stray operators and any Unicode text can never be a syntax error.
 //
-// Filters: `links:ID` keeps the notes that link to the note ID (any unique prefix of its id),
+// Filters: `links:ID` keeps the notes that link to the note ID (its handle, or any unique start or end of its id),
 // `-links:ID` those that do not; `tag:`, `category:`, `urgency:`, `created:`, `updated:` and
 // `due:` (see QueryFilter), each negated by a leading `-`.
 

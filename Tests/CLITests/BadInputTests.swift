@@ -53,6 +53,36 @@ import Testing
         #expect(try notebook.run(["show", "not-hex!"]).status == 1)
     }
 
+    /// `notes list` shows each note's handle (its id's last digits), and every command that
+    /// reads an id takes it, or any unique start or end of the id.
+    @Test func handlesFromTheListAreWhatCommandsRead() throws {
+        let notebook = Notebook()
+        let ids = try (0..<5).map { try notebook.add("note \($0) #t") }
+        let lines = try notebook.run(["list"]).stdout.split(separator: "\n")
+        #expect(lines.count == 5)
+        for id in ids {
+            let handle = try notebook.handle(of: id)
+            #expect(handle.count >= 6 && id.hasSuffix(handle))
+            #expect(lines.contains { $0.hasPrefix(handle + "  ") }, "\(lines)")
+            #expect(try notebook.noteJSON(handle)["id"] as? String == id)
+            #expect(try notebook.noteJSON(String(id.suffix(9)))["id"] as? String == id)
+            #expect(try notebook.noteJSON(String(id.prefix(36)))["id"] as? String == id)
+        }
+        // Made within a second, they share the start of their ids (all five but once in 4.6
+        // hours of the clock): ambiguous, with the candidates.
+        let start = String(ids[4].prefix(6))
+        let sharing = ids.filter { $0.hasPrefix(start) }
+        let ambiguous = try notebook.run(["show", start])
+        if sharing.count > 1 {
+            #expect(ambiguous.status == 1)
+            #expect(ambiguous.stderr.contains("matches \(sharing.count) notes"), "\(ambiguous.stderr)")
+            for id in sharing { #expect(ambiguous.stderr.contains(id)) }
+        }
+        let first = try notebook.handle(of: ids[0])
+        let removed = try notebook.run(["rm", "-f", first])
+        #expect(removed.status == 0 && removed.stderr.contains("Deleted \(first)  note 0"), "\(removed.stderr)")
+    }
+
     @Test func aCorruptDatabaseIsReportedAndNeverOverwritten() throws {
         let notebook = Notebook()
         try FileManager.default.createDirectory(atPath: notebook.home, withIntermediateDirectories: true)

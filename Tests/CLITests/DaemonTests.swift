@@ -81,9 +81,9 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         defer { _ = daemon.stop() }
         #expect(daemon.waitForLog("model ready"))
         let id = try notebook.add("Call the dentist tomorrow at 9 #health")
-        #expect(daemon.waitForLog("analysed \(id.prefix(13))"))
+        #expect(daemon.waitForLog("analysed \(try notebook.handle(of: id))"))
         #expect(try notebook.run(["edit", id, "--text", "Pay the electricity bill by Friday"]).status == 0)
-        #expect(daemon.waitForLog("analysed \(id.prefix(13))", count: 2))
+        #expect(daemon.waitForLog("analysed \(try notebook.handle(of: id))", count: 2))
         let note = try notebook.noteJSON(id)
         let analysis = try #require(note["analysis"] as? [String: Any])
         #expect(["work", "personal", "study", "health", "finance", "other"].contains(analysis["category"] as? String ?? ""))
@@ -135,12 +135,12 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         let daemon = try DaemonProcess(notebook, arguments: ["--keep-alive", "1s"])
         defer { _ = daemon.stop() }
         let first = try notebook.add("Call the dentist tomorrow")
-        #expect(daemon.waitForLog("analysed \(first.prefix(13)) in"))
+        #expect(daemon.waitForLog("analysed \(try notebook.handle(of: first)) in"))
         #expect(daemon.waitForLog("no work for 1 s: the model sleeps"))
         let second = try notebook.add("Pay the gas bill by Friday")
         #expect(daemon.waitForLog("a change brings work: the model wakes"))
         #expect(daemon.waitForLog("model ready", count: 2))
-        #expect(daemon.waitForLog("analysed \(second.prefix(13)) in"))
+        #expect(daemon.waitForLog("analysed \(try notebook.handle(of: second)) in"))
         #expect(try notebook.noteJSON(second)["analysis"] is [String: Any])
     }
 
@@ -166,8 +166,8 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         defer { _ = daemon.stop() }
         #expect(daemon.waitForLog("model ready"))
         let id = try notebook.add("Printer toner is blinking. TODO: send the report to Ana by Friday")
-        #expect(daemon.waitForLog("analysed \(id.prefix(13)) (quick)"))
-        #expect(daemon.waitForLog("analysed \(id.prefix(13)) in"))
+        #expect(daemon.waitForLog("analysed \(try notebook.handle(of: id)) (quick)"))
+        #expect(daemon.waitForLog("analysed \(try notebook.handle(of: id)) in"))
         let analysis = try #require(try notebook.noteJSON(id)["analysis"] as? [String: Any])
         #expect(analysis["stage"] as? String == "full")
         let tasks = try #require(analysis["tasks"] as? [[String: Any]])
@@ -212,7 +212,7 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         #expect(texts.contains { $0.contains("draft the numbers") })
         #expect(texts.contains { $0.contains("send them to Ana") })
         let number = try #require(tasks.first { ($0["text"] as? String)?.contains("draft") == true }?["number"] as? Int)
-        #expect(try notebook.run(["done", "\(id.prefix(13)):\(number)"]).status == 0)
+        #expect(try notebook.run(["done", "\(try notebook.handle(of: id)):\(number)"]).status == 0)
         let open = try #require(try notebook.run(["tasks", "--json"]).json as? [[String: Any]])
         #expect(!open.contains { ($0["text"] as? String)?.contains("draft") == true })
         #expect(try notebook.run(["set", id, "--category", "work", "--urgency", "2"]).status == 0)
@@ -222,7 +222,7 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         #expect(analysis["urgency"] as? Int == 2)
         let listed = try #require(try notebook.run(["list", "--category", "work", "--urgency", "2", "--json"]).json as? [Any])
         #expect(listed.count == 1)
-        #expect(try notebook.run(["done", "\(id.prefix(13)):9"]).status == 1)
+        #expect(try notebook.run(["done", "\(try notebook.handle(of: id)):9"]).status == 1)
         #expect(try notebook.run(["done", "nonsense"]).status == 64)
     }
 

@@ -1,5 +1,6 @@
 // Runs the built `notes` binary in a private NOTES_HOME and captures what it prints.
 import Foundation
+import Notes
 
 struct RunResult {
     let status: Int32
@@ -76,6 +77,13 @@ final class Notebook {
         let result = try run(["add"] + extra + [text])
         guard result.status == 0 else { throw NotebookError.failed(result.stderr) }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The handle `notes list` shows for the note, computed from every id in the notebook.
+    func handle(of id: String) throws -> String {
+        let all = (try run(["list", "--json"]).json as? [[String: Any]] ?? []).compactMap { ($0["id"] as? String).flatMap(NoteID.init) }
+        guard let noteID = NoteID(id), let handle = NoteHandle.handles(for: [noteID], among: all)[noteID] else { throw NotebookError.failed("no note \(id)") }
+        return handle
     }
 
     func noteJSON(_ id: String) throws -> [String: Any] {

@@ -47,3 +47,17 @@ struct NoteTextTests {
         #expect(note.tags == ["x"])
     }
 }
+
+struct QuotedStringTests {
+    @Test func escapesWhatJSONAndYAMLNeedAndCopiesTheRest() {
+        #expect(QuotedString.quoted("") == "\"\"")
+        #expect(QuotedString.quoted("plain café ✓") == "\"plain café ✓\"")
+        #expect(QuotedString.quoted("a \"b\" \\ c\nd\re\tf") == #""a \"b\" \\ c\nd\re\tf""#)
+        #expect(QuotedString.quoted("\u{0}\u{1F}\u{7F}x\u{2028}y\u{2029}") == #""\u0000\u001f\u007fx\u2028y\u2029""#)
+        // U+2027 and U+202A share the first two bytes of the separators and stay as they are.
+        #expect(QuotedString.quoted("\u{2027}\u{202A}€") == "\"\u{2027}\u{202A}€\"")
+        for text in ["line one\nline \"two\"", "tab\there \u{2028} end", "\\\\"] {
+            #expect(QuotedString.unquoted(QuotedString.quoted(text)) == text)
+        }
+    }
+}

@@ -22,6 +22,39 @@ struct AnalysisStoreTests {
         #expect(try store.pendingAnalysisCount(analyzerVersion: "v1") == 1)
     }
 
+    /// The listing reads notes, tags, analyses and tasks in two queries: the same values as
+    /// reading each note and its analysis on its own, with a few analysed notes or many.
+    @Test(arguments: [10, 150])
+    func listingWithAnalysesIsWhatEachNoteReadsAlone(count: Int) throws {
+        let store = try inMemoryStore()
+        for index in 0..<count {
+            let note = try makeNote("note \(index) #t\(index % 3) #all", at: 1_764_000_000_000 + Int64(index % 20))
+            try store.insert(note)
+            if index % 3 != 0 {
+                try store.saveAnalysis(analysis(of: note, urgency: 1 + index % 5, tasks: (0..<(index % 4)).map { "task \($0) of \(index)" }), for: note.id)
+            }
+        }
+        let withTasks = try #require(try store.notesWithAnalyses().first { $0.analysis?.tasks.isEmpty == false })
+        try store.setTaskDone(withTasks.note.id, index: 0, done: true)
+        #expect(try store.notesWithAnalyses().first { $0.note.id == withTasks.note.id }?.analysis?.tasks[0].done == true)
+        for filter in [NoteFilter(), NoteFilter(tag: "t1"), NoteFilter(urgency: 3), NoteFilter(limit: 7)] {
+            let listing = try store.notesWithAnalyses(matching: filter)
+            #expect(listing.map(\.note) == (try store.notes(matching: filter)))
+            #expect(listing.count == (try store.notes(matching: filter)).count)
+            for (note, analysis) in listing {
+                #expect(note == (try store.note(note.id)))
+                #expect(analysis == (try store.analysis(for: note.id)))
+            }
+        }
+        #expect(try store.notesWithAnalyses().filter { $0.analysis != nil }.count == count - (count + 2) / 3)
+        // For one line a note: the same notes and analyses without bodies and tasks.
+        for ((note, analysis), (full, fullAnalysis)) in zip(try store.notesWithAnalyses(forLines: true), try store.notesWithAnalyses()) {
+            #expect(note.body.isEmpty && note.id == full.id && note.title == full.title && note.tags == full.tags && note.updated == full.updated)
+            #expect(analysis?.tasks.isEmpty != false)
+            #expect(analysis?.category == fullAnalysis?.category && analysis?.urgency == fullAnalysis?.urgency)
+        }
+    }
+
     @Test func refusesAnAnalysisOfContentThatChangedMeanwhile() throws {
         let store = try inMemoryStore()
         var note = try makeNote("call the dentist")

@@ -2,6 +2,7 @@
 import Foundation
 import Notes
 import Testing
+import TestSupport
 @testable import Storage
 
 struct MigratorTests {

@@ -2,6 +2,7 @@
 import Foundation
 import Notes
 import Testing
+import TestSupport
 @testable import Storage
 
 struct NoteStoreTests {
@@ -63,16 +64,40 @@ struct NoteStoreTests {
         #expect(throws: NoteStoreError.invalidReference("ab")) { try store.resolve("ab") }
     }
 
-    @Test func prefixesForAFewIdsMatchThoseComputedOverAll() throws {
+    @Test func handlesForAFewIdsMatchThoseComputedOverAll() throws {
         let store = try inMemoryStore()
         for index in 0..<150 { try store.insert(try makeNote("note \(index)", at: 1_764_000_000_000 + Int64(index % 7))) }
         try store.delete(try store.allIDs()[3], at: Timestamp(milliseconds: 1))
         let all = try store.allIDs()
-        let everything = NoteIDPrefix.shortest(for: all)
+        let everything = NoteHandle.handles(for: all, among: all)
         var generator = SeededGenerator(seed: 7)
         let some = Array(all.shuffled(using: &generator).prefix(20))
-        let few = try store.shortestPrefixes(for: some)
-        for id in some { #expect(few[id] == everything[id]) }
+        let few = try store.handles(for: some)
+        for id in some {
+            #expect(few[id] == everything[id])
+            #expect(try store.resolve(few[id]!) == id)
+        }
+    }
+
+    @Test func resolvesAUniqueEndAndListsTheCandidatesOfAnAmbiguousOne() throws {
+        let store = try inMemoryStore()
+        let a = Note(id: NoteID("01a1f000-0000-7000-8000-0000001abc42")!, title: "a", body: "a", tags: [], created: Timestamp(milliseconds: 1), updated: Timestamp(milliseconds: 1))
+        let b = Note(id: NoteID("01a1f000-0000-7000-8000-0000002abc42")!, title: "b", body: "b", tags: [], created: Timestamp(milliseconds: 1), updated: Timestamp(milliseconds: 1))
+        // Its id starts with what the other two end with.
+        let c = Note(id: NoteID("abc42000-0000-7000-8000-000000000000")!, title: "c", body: "c", tags: [], created: Timestamp(milliseconds: 1), updated: Timestamp(milliseconds: 1))
+        for note in [a, b, c] { try store.insert(note) }
+        #expect(try store.resolve("1abc42") == a.id)
+        #expect(try store.resolve("0000002ABC42") == b.id)
+        #expect(try store.resolve("2-abc42") == b.id)
+        do {
+            _ = try store.resolve("abc42")
+            Issue.record("an ambiguous reference resolved")
+        } catch let NoteStoreError.ambiguous(reference, candidates) {
+            #expect(reference == "abc42")
+            #expect(candidates.map(\.id) == [a.id, b.id, c.id])
+            #expect(NoteStoreError.ambiguous(reference, candidates: candidates).description.contains("abc42000-0000-7000-8000-000000000000  c"))
+        }
+        #expect(try store.handles(for: [a.id, b.id, c.id]) == [a.id: "1abc42", b.id: "2abc42", c.id: "000000"])
     }
 
     @Test func listFiltersByTagAndTimeNewestFirst() throws {

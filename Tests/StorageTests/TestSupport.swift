@@ -1,19 +1,8 @@
-// Shared helpers for Storage tests: temporary directories and sample notes.
+// Shared helpers for Storage tests: sample notes and stores (temporary directories come from
+// TestSupport).
 import Foundation
 import Notes
 @testable import Storage
-
-/// A fresh directory under the system temporary directory, removed when the value is dropped.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        path = NSTemporaryDirectory() + "notes-tests-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
 
 func makeNote(_ text: String, at milliseconds: Int64 = 1_764_000_000_000, tags: [String] = []) throws -> Note {
     var generator = SeededGenerator(text: text + String(milliseconds))

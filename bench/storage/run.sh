@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Storage and CLI benchmark (issues 2 and 14): import, search and add on a 10,000-note notebook,
-# then the import of a 10,000-note Obsidian vault with 5 links a note and `notes links`, each
-# beside the sqlite3 shell doing the equivalent work on the same data, in the same run.
+# Storage and CLI benchmark (issues 2, 13 and 14): import, search, add and list on a 10,000-note
+# notebook, then the import of a 10,000-note Obsidian vault with 5 links a note and `notes links`,
+# each beside the sqlite3 shell doing the equivalent work on the same data, in the same run.
+# ONLY=list runs the import and the listing alone; BASELINE=/path/to/notes adds an older binary
+# to the listing's hyperfine run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/setup.sh
@@ -23,6 +25,49 @@ echo "notes import: ${import_ms} ms (target < 5000 ms)"
 db="$NOTES_HOME/notes.sqlite"
 # The peer's query: the same FTS5 MATCH, join, snippet and bm25 ranking on the same database.
 peer_sql="SELECT n.id, n.title, snippet(notes_fts, -1, '[', ']', '…', 16) FROM notes_fts JOIN notes n ON n.seq = notes_fts.rowid WHERE notes_fts MATCH '\"zyxquartz7\"' AND n.deleted IS NULL ORDER BY bm25(notes_fts, 10.0, 1.0, 3.0) LIMIT 50;"
+# The listing (issue 13): `notes list` and `notes list --json` of every note, half of them
+# analysed with a task, beside the sqlite3 shell printing the same lines and the same JSON.
+list_benchmark() {
+    sqlite3 "$db" < bench/storage/analyses.sql
+    "$notes" list --json > "$work/ours.json"
+    sqlite3 "$db" < bench/storage/list_json.sql > "$work/peer.json"
+    "$notes" list > "$work/ours.txt"
+    sqlite3 "$db" < bench/storage/list_lines.sql > "$work/peer.txt"
+    python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+ours, peer = json.load(open(work + "/ours.json")), json.load(open(work + "/peer.json"))
+print(f"list --json: {len(ours)} notes, {sum(n['analysis'] is not None for n in ours)} analysed; same JSON as the peer: {ours == peer}")
+ours, peer = open(work + "/ours.txt").read().splitlines(), open(work + "/peer.txt").read().splitlines()
+same = sum(a.split("  ", 1)[1] == b.split("  ", 1)[1] for a, b in zip(ours, peer))
+longer = sum(len(a.split("  ", 1)[0]) > 6 for a in ours)
+print(f"list: {len(ours)} lines, {same} the same as the peer's after the handle; {longer} handles longer than 6")
+PY
+    local baseline=()
+    if [[ -n "${BASELINE:-}" ]]; then
+        baseline=(-n "notes list --json (baseline)" "$BASELINE list --json" -n "notes list (baseline)" "$BASELINE list")
+    fi
+    hyperfine -N --warmup 3 --runs "$runs" --export-json "$work/list.json" --output=pipe \
+        -n "notes list --json" "$notes list --json" \
+        -n "sqlite3 JSON" "sqlite3 $db \".read bench/storage/list_json.sql\"" \
+        -n "notes list" "$notes list" \
+        -n "sqlite3 lines" "sqlite3 $db \".read bench/storage/list_lines.sql\"" \
+        "${baseline[@]}" >/dev/null
+    python3 - "$work/list.json" <<'PY'
+import json, sys
+m = {r["command"]: r["median"] * 1000 for r in json.load(open(sys.argv[1]))["results"]}
+for ours, peer in (("notes list --json", "sqlite3 JSON"), ("notes list", "sqlite3 lines")):
+    line = f"{ours} median {m[ours]:.2f} ms; sqlite3 shell {m[peer]:.2f} ms; ratio {m[ours]/m[peer]:.2f}x (target <= 2x)"
+    if ours + " (baseline)" in m:
+        line += f"; baseline binary {m[ours + ' (baseline)']:.2f} ms ({m[ours + ' (baseline)']/m[peer]:.2f}x)"
+    print(line)
+PY
+}
+if [[ "${ONLY:-}" == list ]]; then
+    list_benchmark
+    exit 0
+fi
+
 found=$("$notes" search zyxquartz7 --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
 planted=0
 for k in 0 1 2 3 4 5 6 7 8 9; do
@@ -39,6 +84,9 @@ cp "$db" "$work/peer.sqlite"
 hyperfine -N --warmup 3 --runs "$runs" --export-json "$work/add.json" \
     -n "notes add" "$notes add benchmark note with a few words" \
     -n "sqlite3 insert" "sqlite3 $work/peer.sqlite \"INSERT INTO notes(id, title, body, content_hash, created, updated) VALUES (lower(hex(randomblob(16))), 'benchmark', 'benchmark note with a few words', '', 0, 0);\"" >/dev/null
+
+echo "== listing 10,000 notes"
+list_benchmark
 
 echo "== import of a 10,000-note Obsidian vault, 5 links a note"
 python3 bench/storage/make_vault.py "$work/vault" 10000

@@ -91,21 +91,3 @@ enum FileSystem {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
-
-/// FNV-1a, 64 bits: a cache key and a corruption check, not a defence against tampering.
-struct FNV1a {
-    private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
-
-    mutating func combine<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        for byte in bytes {
-            value ^= UInt64(byte)
-            value &*= 0x0000_0100_0000_01B3
-        }
-    }
-
-    static func hash<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
-        var hasher = FNV1a()
-        hasher.combine(bytes)
-        return hasher.value
-    }
-}

@@ -1,4 +1,5 @@
 // Prewarmed prefixes saved to disk, so that a cold process skips evaluating them.
+import Notes
 
 /// One file per (model file, context size, prefix text). The file carries its full key and a
 /// checksum: a file for another model or prefix (stale), or a damaged one (corrupt), is never

@@ -1,4 +1,5 @@
 // Generated JSON as a value, and the conversions from it to typed Swift values.
+import Notes
 
 /// A generated (or partially generated) JSON value. Object properties keep their order.
 public struct GeneratedContent: Sendable, Hashable, CustomStringConvertible {
@@ -388,26 +389,7 @@ struct JSONParser {
     }
 
     static func quote(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{8}": out += "\\b"
-            case "\u{C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        out += QuotedString.quoted(text)
     }
 }
 

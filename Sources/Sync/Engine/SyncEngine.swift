@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 public final class SyncEngine {
-    public let repository: Repository
+    package let repository: Repository
     let notebook: NotebookPort
     /// Tests stop a sync here, at the start of each step, to simulate a crash.
     var interruption: ((SyncStep) throws(SyncError) -> Void)?

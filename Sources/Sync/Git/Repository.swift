@@ -3,7 +3,7 @@
 import CGit2
 import Notes
 
-public final class Repository {
+package final class Repository {
     let api: notes_git_api
     let handle: OpaquePointer
     /// The git directory (a bare repository: there is no work tree to check out).

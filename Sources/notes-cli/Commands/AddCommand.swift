@@ -3,6 +3,11 @@ import Notes
 import Storage
 
 struct AddCommand: NotesCommand {
+    static let edit = Flag("-e", "--edit", help: "Write the note in $VISUAL or $EDITOR.")
+    static let title = Option("--title", type: .text("title"), help: "Title (default: the first line).")
+    static let tag = RepeatedOption("-t", "--tag", type: .tag, help: "Add a tag (repeatable).")
+    static let text = Argument("text", type: .text("text"), help: "The note's text ('-' reads standard input).", optional: true, repeating: true)
+
     static let configuration = CommandConfiguration(
         name: "add",
         abstract: "Add a note.",
@@ -11,12 +16,8 @@ struct AddCommand: NotesCommand {
             or from $EDITOR with -e. The first line is the title unless --title is given; #words
             in the text are tags. Prints the new note's id.
             """,
-        options: [
-            .flag("-e", "--edit", help: "Write the note in $VISUAL or $EDITOR."),
-            .value("--title", placeholder: "title", help: "Title (default: the first line)."),
-            .repeated("-t", "--tag", placeholder: "tag", help: "Add a tag (repeatable)."),
-        ],
-        positionals: [PositionalSpec(name: "text", help: "The note's text ('-' reads standard input).", optional: true, repeating: true)]
+        options: [edit, title, tag],
+        arguments: [text]
     )
 
     let words: [String]
@@ -25,14 +26,11 @@ struct AddCommand: NotesCommand {
     let tags: [String]
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        words = arguments.positionals
-        useEditor = arguments.has("edit")
-        title = arguments.value("title")
-        tags = arguments.all("tag")
+        words = arguments.all(Self.text)
+        useEditor = arguments[Self.edit]
+        title = arguments[Self.title]
+        tags = arguments[Self.tag]
         if useEditor, !words.isEmpty { throw UsageError(message: "give the text or -e, not both") }
-        if let bad = tags.first(where: { Tags.normalized([$0]).isEmpty }) {
-            throw UsageError(message: "'\(bad)' is not a tag (letters, digits, _, - and / only)")
-        }
     }
 
     func run(_ context: Context) throws {

@@ -5,6 +5,12 @@ import Notes
 import Storage
 
 struct AnalyzeCommand: NotesCommand {
+    static let all = Flag("--all", help: "Analyse every note.")
+    static let stale = Flag("--stale", help: "Analyse the notes whose full analysis is missing or out of date (the default).")
+    static let quick = Flag("--quick", help: "Only the quick stage, without generation: vectors, and the quick analysis of notes that have none.")
+    static let vectors = Flag("--vectors", help: "Only the vectors for search by meaning (seconds for a fresh import of thousands of notes).")
+    static let notes = Argument("id", type: .note, help: "Notes to analyse (handles, or unique starts or ends of their ids).", optional: true, repeating: true)
+
     static let configuration = CommandConfiguration(
         name: "analyze",
         abstract: "Analyse notes now with the local model.",
@@ -19,14 +25,8 @@ struct AnalyzeCommand: NotesCommand {
             then replaces each with the full one. On a terminal the fields appear as they are
             generated. The daemon does the same in the background.
             """,
-        options: [
-            .flag("--all", help: "Analyse every note."),
-            .flag("--stale", help: "Analyse the notes whose full analysis is missing or out of date (the default)."),
-            .flag("--quick", help: "Only the quick stage, without generation: vectors, and the quick analysis of notes that have none."),
-            .flag("--vectors", help: "Only the vectors for search by meaning (seconds for a fresh import of thousands of notes)."),
-            .json,
-        ],
-        positionals: [PositionalSpec(name: "id", help: "Notes to analyse (ids or unique prefixes).", optional: true, repeating: true)]
+        options: [all, stale, quick, vectors, Common.json],
+        arguments: [notes]
     )
 
     let references: [String]
@@ -36,18 +36,19 @@ struct AnalyzeCommand: NotesCommand {
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        references = arguments.positionals
-        all = arguments.has("all")
-        quick = arguments.has("quick")
-        vectorsOnly = arguments.has("vectors")
-        json = arguments.has("json")
-        if [all, arguments.has("stale"), quick, vectorsOnly].filter({ $0 }).count > 1 { throw UsageError(message: "choose one of --all, --stale, --quick and --vectors") }
-        if !references.isEmpty, all || quick || vectorsOnly || arguments.has("stale") { throw UsageError(message: "give ids or --all/--stale/--quick/--vectors, not both") }
+        references = arguments.all(Self.notes)
+        all = arguments[Self.all]
+        quick = arguments[Self.quick]
+        vectorsOnly = arguments[Self.vectors]
+        json = arguments[Common.json]
+        let stale = arguments[Self.stale]
+        if [all, stale, quick, vectorsOnly].filter({ $0 }).count > 1 { throw UsageError(message: "choose one of --all, --stale, --quick and --vectors") }
+        if !references.isEmpty, all || quick || vectorsOnly || stale { throw UsageError(message: "give ids or --all/--stale/--quick/--vectors, not both") }
     }
 
     func run(_ context: Context) throws {
         let store = try context.store()
-        let analyzer = try Analyzers.make(context: context, store: store)
+        let analyzer = try Analyzers.make(environment: context.environment, store: store)
         let embedder = Embeddings.make(context: context)
         let ids: [NoteID]? = !references.isEmpty ? try references.map { try store.resolve($0) } : all ? try store.notes().map(\.id).reversed() : nil
         let terminal = context.terminal
@@ -131,7 +132,7 @@ struct AnalyzeCommand: NotesCommand {
     static func result(_ id: NoteID, stored: Bool, _ analysis: Analysis?, store: NoteStore, terminal: Terminal, verbose: Bool) -> JSON {
         let current = (try? store.analysis(for: id)) ?? analysis
         if verbose, let note = try? store.note(id) {
-            terminal.print(terminal.yellow(String(id.rawValue.prefix(13))) + "  " + note.title)
+            terminal.print(terminal.yellow((try? store.handle(of: id)) ?? id.rawValue) + "  " + note.title)
             if let current {
                 terminal.print("    \(current.category.rawValue), urgency \(current.urgency): \(current.summary)")
                 for task in current.tasks { terminal.print("    [\(task.done ? "x" : " ")] \(task.text)" + (task.due.map { "  (due \($0))" } ?? "")) }

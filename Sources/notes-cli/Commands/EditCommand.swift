@@ -3,19 +3,19 @@ import Notes
 import Storage
 
 struct EditCommand: NotesCommand {
+    static let edit = Flag("-e", "--edit", help: "Edit the text in $VISUAL or $EDITOR.")
+    static let text = Option("--text", type: .text("text"), help: "Replace the text ('-' reads standard input).")
+    static let append = Option("--append", type: .text("text"), help: "Add a line at the end ('-' reads standard input).")
+    static let title = Option("--title", type: .text("title"), help: "Set the title.")
+    static let tag = RepeatedOption("-t", "--tag", type: .tag, help: "Add a tag (repeatable).")
+    static let untag = RepeatedOption("--untag", type: .text("tag", completion: .tags), help: "Remove a tag (repeatable).")
+
     static let configuration = CommandConfiguration(
         name: "edit",
         abstract: "Edit a note.",
         discussion: "With no option, opens $EDITOR (as -e does). The title follows the first line unless it was set with --title.",
-        options: [
-            .flag("-e", "--edit", help: "Edit the text in $VISUAL or $EDITOR."),
-            .value("--text", placeholder: "text", help: "Replace the text ('-' reads standard input)."),
-            .value("--append", placeholder: "text", help: "Add a line at the end ('-' reads standard input)."),
-            .value("--title", placeholder: "title", help: "Set the title."),
-            .repeated("-t", "--tag", placeholder: "tag", help: "Add a tag (repeatable)."),
-            .repeated("--untag", placeholder: "tag", help: "Remove a tag (repeatable)."),
-        ],
-        positionals: [.noteID]
+        options: [edit, text, append, title, tag, untag],
+        arguments: [Common.note]
     )
 
     enum Change { case editor, replace(String), append(String), metadataOnly }
@@ -27,17 +27,17 @@ struct EditCommand: NotesCommand {
     let removeTags: [String]
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        reference = try arguments.requirePositionals(["id"])[0]
-        title = arguments.value("title")
-        addTags = arguments.all("tag")
-        removeTags = arguments.all("untag")
-        let chosen = [arguments.has("edit"), arguments.value("text") != nil, arguments.value("append") != nil].filter { $0 }.count
+        reference = arguments[Common.note]!
+        title = arguments[Self.title]
+        addTags = arguments[Self.tag]
+        removeTags = arguments[Self.untag]
+        let chosen = [arguments[Self.edit], arguments[Self.text] != nil, arguments[Self.append] != nil].filter { $0 }.count
         if chosen > 1 { throw UsageError(message: "choose one of -e, --text and --append") }
-        if let text = arguments.value("text") {
+        if let text = arguments[Self.text] {
             change = .replace(text)
-        } else if let text = arguments.value("append") {
+        } else if let text = arguments[Self.append] {
             change = .append(text)
-        } else if arguments.has("edit") || (title == nil && addTags.isEmpty && removeTags.isEmpty) {
+        } else if arguments[Self.edit] || (title == nil && addTags.isEmpty && removeTags.isEmpty) {
             change = .editor
         } else {
             change = .metadataOnly

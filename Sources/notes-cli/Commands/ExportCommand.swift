@@ -3,6 +3,8 @@ import Notes
 import Storage
 
 struct ExportCommand: NotesCommand {
+    static let directory = Argument("dir", type: .text("dir", completion: .directories), help: "The directory to write to (created if missing).")
+
     static let configuration = CommandConfiguration(
         name: "export",
         abstract: "Write every note to DIR as Markdown with front matter.",
@@ -11,13 +13,13 @@ struct ExportCommand: NotesCommand {
             imported from, any other note is named <id>.md. 'notes import DIR' reads them back
             with every field.
             """,
-        positionals: [PositionalSpec(name: "dir", help: "The directory to write to (created if missing).")]
+        arguments: [directory]
     )
 
     let directory: String
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        directory = try arguments.requirePositionals(["dir"])[0]
+        directory = arguments[Self.directory]!
     }
 
     func run(_ context: Context) throws {

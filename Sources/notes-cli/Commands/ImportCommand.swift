@@ -3,6 +3,8 @@ import Notes
 import Storage
 
 struct ImportCommand: NotesCommand {
+    static let path = Argument("path", type: .text("path", completion: .files), help: "A directory (or a single file) to import.")
+
     static let configuration = CommandConfiguration(
         name: "import",
         abstract: "Import Markdown notes from a directory or file.",
@@ -15,8 +17,8 @@ struct ImportCommand: NotesCommand {
             notes are resolved. Importing the same files again changes nothing; a note already
             here is replaced only by a newer copy.
             """,
-        options: [.json],
-        positionals: [PositionalSpec(name: "path", help: "A directory (or a single file) to import.")]
+        options: [Common.json],
+        arguments: [path]
     )
 
     static let extensions = [".md", ".markdown", ".txt"]
@@ -25,8 +27,8 @@ struct ImportCommand: NotesCommand {
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        path = try arguments.requirePositionals(["path"])[0]
-        json = arguments.has("json")
+        path = arguments[Self.path]!
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {

@@ -3,6 +3,9 @@ import Notes
 import Storage
 
 struct LinksCommand: NotesCommand {
+    static let broken = Flag("--broken", help: "List the links that point at no note.")
+    static let note = Argument("id", type: .note, help: Common.note.spec.help, optional: true)
+
     static let configuration = CommandConfiguration(
         name: "links",
         abstract: "List a note's links and backlinks, or every broken link.",
@@ -13,23 +16,21 @@ struct LinksCommand: NotesCommand {
             accents ignored; of two with the same name, the one in the nearest folder). A link
             keeps its note when that note's title changes; it is broken when no note answers to it.
             """,
-        options: [
-            .flag("--broken", help: "List the links that point at no note."),
-            .json,
-        ],
-        positionals: [PositionalSpec(name: "id", help: "The note's id or any unique prefix of it.", optional: true)]
+        options: [broken, Common.json],
+        arguments: [note]
     )
 
     let reference: String?
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        json = arguments.has("json")
-        if arguments.has("broken") {
-            if let extra = arguments.positionals.first { throw UsageError(message: "--broken lists every note's broken links; unexpected '\(extra)'") }
+        json = arguments[Common.json]
+        if arguments[Self.broken] {
+            if let extra = arguments[Self.note] { throw UsageError(message: "--broken lists every note's broken links; unexpected '\(extra)'") }
             reference = nil
         } else {
-            reference = try arguments.requirePositionals(["id"])[0]
+            guard let reference = arguments[Self.note] else { throw UsageError(message: "missing <id>") }
+            self.reference = reference
         }
     }
 
@@ -45,7 +46,7 @@ struct LinksCommand: NotesCommand {
                 return
             }
             if broken.isEmpty { terminal.printError("No broken links.") }
-            let short = try context.shortIDs(for: Array(Set(broken.map(\.source))))
+            let short = try context.handles(for: Array(Set(broken.map(\.source))))
             for link in broken {
                 terminal.print(terminal.yellow(short[link.source] ?? link.source.rawValue) + "  " + link.sourceTitle + "  " + terminal.red(link.written))
             }
@@ -86,7 +87,7 @@ extension StoredLink {
 extension Terminal {
     /// A note's links, then its backlinks, one per line, for `notes links` and `notes show`.
     func linkLines(links: [StoredLink], backlinks: [StoredLink], context: Context) throws -> [String] {
-        let short = try context.shortIDs(for: Array(Set(links.compactMap(\.resolved) + backlinks.map(\.source))))
+        let short = try context.handles(for: Array(Set(links.compactMap(\.resolved) + backlinks.map(\.source))))
         var lines = [dim("Links (\(links.count))")]
         for link in links {
             if let target = link.resolved {

@@ -3,51 +3,43 @@ import Notes
 import Storage
 
 struct ListCommand: NotesCommand {
+    static let category = Option("--category", type: .choice("category", Category.self),
+                                 help: "Only notes analysed into this category (\(Category.allCases.map(\.rawValue).joined(separator: ", "))).")
+    static let urgency = Option("--urgency", type: .integer("1-5", in: Analysis.urgencyRange), help: "Only notes with this urgency.")
+
     static let configuration = CommandConfiguration(
         name: "list",
         abstract: "List notes, most recently changed first.",
-        options: [
-            .tagFilter,
-            .value("--category", placeholder: "category", help: "Only notes analysed into this category (\(Category.allCases.map(\.rawValue).joined(separator: ", ")))."),
-            .value("--urgency", placeholder: "1-5", help: "Only notes with this urgency."),
-            .since, .until, .limit, .json,
-        ]
+        options: [Common.tagFilter, category, urgency, Common.since, Common.until, Common.limit, Common.json]
     )
 
     let filter: NoteFilter
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        _ = try arguments.requirePositionals([])
-        var filter = try arguments.noteFilter(now: Clock.now())
-        if let category = arguments.value("category") {
-            guard let parsed = Category(rawValue: category.lowercased()) else {
-                throw UsageError(message: "unknown category '\(category)' (one of \(Category.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            filter.category = parsed
-        }
-        if let urgency = arguments.value("urgency") {
-            guard let number = Int(urgency), Analysis.urgencyRange.contains(number) else { throw UsageError(message: "--urgency must be 1 to 5") }
-            filter.urgency = number
-        }
+        var filter = arguments.noteFilter
+        filter.category = arguments[Self.category]
+        filter.urgency = arguments[Self.urgency]
         self.filter = filter
-        json = arguments.has("json")
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {
         let store = try context.store()
-        let notes = try store.notes(matching: filter)
+        let notes = try store.notesWithAnalyses(matching: filter, forLines: !json)
         if json {
-            context.terminal.emit(.array(try notes.map { $0.json(analysis: try store.analysis(for: $0.id)) }))
+            context.terminal.emit(.array(notes.map { $0.note.json(analysis: $0.analysis) }))
             return
         }
         if notes.isEmpty {
             context.terminal.printError(try store.counts().notes == 0 ? "No notes yet. Add one with: notes add \"...\"" : "No notes match.")
             return
         }
-        let short = try context.shortIDs(for: notes.map(\.id))
-        for note in notes {
-            context.terminal.print(context.terminal.noteLine(note, shortID: short[note.id] ?? note.id.rawValue, analysis: try store.analysis(for: note.id)))
+        // Listing every note, the handles need no second read of the ids.
+        let ids = notes.map(\.note.id)
+        let handles = filter.keepsAll ? NoteHandle.handles(for: ids, among: []) : try context.handles(for: ids)
+        for (note, analysis) in notes {
+            context.terminal.print(context.terminal.noteLine(note, shortID: handles[note.id] ?? note.id.rawValue, analysis: analysis))
         }
     }
 }

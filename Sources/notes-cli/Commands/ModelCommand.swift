@@ -1,5 +1,6 @@
 // `notes model`: which local model analyses notes, and whether it can.
 import AI
+import Notebook
 import Notes
 
 struct ModelCommand: NotesCommand {
@@ -11,20 +12,19 @@ struct ModelCommand: NotesCommand {
             tasks and summaries (NOTES_READER_MODEL, or 'none' for the rules alone).
             NOTES_LLAMA_LIBRARY selects another libllama.
             """,
-        options: [.json]
+        options: [Common.json]
     )
 
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        _ = try arguments.requirePositionals([])
-        json = arguments.has("json")
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {
-        let analyzer = try Analyzers.make(context: context)
+        let analyzer = try Analyzers.make(environment: context.environment)
         let info = analyzer.model.info()
-        let reading = Analyzers.reader(context: context)
+        let reading = Analyzers.reader(environment: context.environment)
         if json {
             context.terminal.print(info.jsonString)
             return

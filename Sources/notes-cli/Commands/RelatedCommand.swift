@@ -12,8 +12,8 @@ struct RelatedCommand: NotesCommand {
             score is the cosine similarity of the closest parts of the two notes, from -1 to 1.
             A note without a current vector gets one now when the embedding model is installed.
             """,
-        options: [.limit, .json],
-        positionals: [.noteID]
+        options: [Common.limit, Common.json],
+        arguments: [Common.note]
     )
 
     let reference: String
@@ -21,9 +21,9 @@ struct RelatedCommand: NotesCommand {
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        reference = try arguments.requirePositionals(["id"])[0]
-        limit = try arguments.noteFilter(now: Clock.now()).limit ?? 10
-        json = arguments.has("json")
+        reference = arguments[Common.note]!
+        limit = arguments[Common.limit] ?? 10
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {
@@ -31,7 +31,7 @@ struct RelatedCommand: NotesCommand {
         let id = try store.resolve(reference)
         let search = NotebookSearch(store: store, embedder: Embeddings.make(context: context))
         guard let related = try search.related(to: id, limit: limit) else {
-            throw CommandFailure("note \(id.rawValue.prefix(8)) has no vector yet and none can be made: \(search.meaningUnavailable ?? "unknown reason")")
+            throw CommandFailure("note \(try store.handle(of: id)) has no vector yet and none can be made: \(search.meaningUnavailable ?? "unknown reason")")
         }
         let terminal = context.terminal
         if json {
@@ -39,7 +39,7 @@ struct RelatedCommand: NotesCommand {
             return
         }
         if related.isEmpty { terminal.printError("No other note has a vector yet.") }
-        let short = try context.shortIDs(for: related.map(\.id))
+        let short = try context.handles(for: related.map(\.id))
         for note in related {
             terminal.print(terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title + terminal.dim("  \(Self.rounded(note.similarity))"))
         }

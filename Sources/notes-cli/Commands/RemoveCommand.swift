@@ -3,21 +3,23 @@ import Notes
 import Storage
 
 struct RemoveCommand: NotesCommand {
+    static let force = Flag("-f", "--force", help: "Delete without asking.")
+    static let notes = Argument("id", type: .note, help: "The notes to delete: handles, or unique starts or ends of their ids.", repeating: true)
+
     static let configuration = CommandConfiguration(
         name: "rm",
         abstract: "Delete notes.",
         discussion: "Asks first on a terminal. Without a terminal, -f is required.",
-        options: [.flag("-f", "--force", help: "Delete without asking.")],
-        positionals: [PositionalSpec(name: "id", help: "Ids or unique prefixes of the notes to delete.", repeating: true)]
+        options: [force],
+        arguments: [notes]
     )
 
     let references: [String]
     let force: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        references = arguments.positionals
-        force = arguments.has("force")
-        if references.isEmpty { throw UsageError(message: "missing <id>") }
+        references = arguments.all(Self.notes)
+        force = arguments[Self.force]
     }
 
     func run(_ context: Context) throws {
@@ -44,9 +46,10 @@ struct RemoveCommand: NotesCommand {
             }
         }
         let now = Clock.now()
+        let handles = try store.handles(for: notes.map(\.id))
         for note in notes {
             try store.delete(note.id, at: now)
-            context.terminal.printError("Deleted \(note.id.rawValue.prefix(13))  \(note.title)")
+            context.terminal.printError("Deleted \(handles[note.id] ?? note.id.rawValue)  \(note.title)")
         }
         if !linkingNotes.isEmpty {
             context.terminal.printError("Links from \(linkingNotes.count) note\(linkingNotes.count == 1 ? "" : "s") are broken now (unless another note has the name): see 'notes links --broken'.")

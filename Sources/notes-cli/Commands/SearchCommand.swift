@@ -4,6 +4,10 @@ import Notes
 import Storage
 
 struct SearchCommand: NotesCommand {
+    static let exact = Flag("--exact", help: "By words only (no search by meaning).")
+    static let meaning = Flag("--meaning", help: "By meaning only.")
+    static let query = Argument("query", type: .text("query"), help: "What to look for.", repeating: true)
+
     static let configuration = CommandConfiguration(
         name: "search",
         abstract: "Search notes by words and by meaning, best match first.",
@@ -20,12 +24,8 @@ struct SearchCommand: NotesCommand {
             linking to ID). A leading - negates a filter. Alone, filters list the notes newest
             change first.
             """,
-        options: [
-            .flag("--exact", help: "By words only (no search by meaning)."),
-            .flag("--meaning", help: "By meaning only."),
-            .tagFilter, .since, .until, .limit, .json,
-        ],
-        positionals: [PositionalSpec(name: "query", help: "What to look for.", repeating: true)]
+        options: [exact, meaning, Common.tagFilter, Common.since, Common.until, Common.limit, Common.json],
+        arguments: [query]
     )
 
     let query: String
@@ -34,12 +34,11 @@ struct SearchCommand: NotesCommand {
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing <query>") }
-        query = arguments.positionals.joined(separator: " ")
-        filter = try arguments.noteFilter(now: Clock.now())
-        json = arguments.has("json")
-        if arguments.has("exact"), arguments.has("meaning") { throw UsageError(message: "choose one of --exact and --meaning") }
-        mode = arguments.has("exact") ? .words : arguments.has("meaning") ? .meaning : .hybrid
+        query = arguments.all(Self.query).joined(separator: " ")
+        filter = arguments.noteFilter
+        json = arguments[Common.json]
+        if arguments[Self.exact], arguments[Self.meaning] { throw UsageError(message: "choose one of --exact and --meaning") }
+        mode = arguments[Self.exact] ? .words : arguments[Self.meaning] ? .meaning : .hybrid
         if let invalid = SearchQuery(query).invalidFilter { throw UsageError(message: invalid.description) }
     }
 
@@ -68,7 +67,7 @@ struct SearchCommand: NotesCommand {
             terminal.printError("No notes match '\(query)'.")
             return
         }
-        let short = try context.shortIDs(for: results.map(\.hit.id))
+        let short = try context.handles(for: results.map(\.hit.id))
         for result in results {
             let how = result.match == .meaning ? terminal.dim("  (by meaning)") : ""
             terminal.print(terminal.yellow(short[result.hit.id] ?? result.hit.id.rawValue) + "  " + terminal.bold(result.hit.title) + how)

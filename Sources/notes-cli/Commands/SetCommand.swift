@@ -3,15 +3,16 @@ import Notes
 import Storage
 
 struct SetCommand: NotesCommand {
+    static let category = Option("--category", type: .choice("category", Category.self),
+                                 help: "One of \(Category.allCases.map(\.rawValue).joined(separator: ", ")).")
+    static let urgency = Option("--urgency", type: .integer("1-5", in: Analysis.urgencyRange), help: "1 (whenever) to 5 (today).")
+
     static let configuration = CommandConfiguration(
         name: "set",
         abstract: "Correct a note's category or urgency.",
         discussion: "Your correction wins over this analysis and every later one.",
-        options: [
-            .value("--category", placeholder: "category", help: "One of \(Category.allCases.map(\.rawValue).joined(separator: ", "))."),
-            .value("--urgency", placeholder: "1-5", help: "1 (whenever) to 5 (today)."),
-        ],
-        positionals: [.noteID]
+        options: [category, urgency],
+        arguments: [Common.note]
     )
 
     let reference: String
@@ -19,21 +20,9 @@ struct SetCommand: NotesCommand {
     let urgency: Int?
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        reference = try arguments.requirePositionals(["id"])[0]
-        if let text = arguments.value("category") {
-            guard let parsed = Category(rawValue: text.lowercased()) else {
-                throw UsageError(message: "unknown category '\(text)' (one of \(Category.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            category = parsed
-        } else {
-            category = nil
-        }
-        if let text = arguments.value("urgency") {
-            guard let number = Int(text), Analysis.urgencyRange.contains(number) else { throw UsageError(message: "--urgency must be 1 to 5") }
-            urgency = number
-        } else {
-            urgency = nil
-        }
+        reference = arguments[Common.note]!
+        category = arguments[Self.category]
+        urgency = arguments[Self.urgency]
         if category == nil, urgency == nil { throw UsageError(message: "give --category, --urgency or both") }
     }
 

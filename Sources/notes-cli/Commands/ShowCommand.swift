@@ -7,16 +7,16 @@ struct ShowCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a note, its analysis, its links and backlinks, and the three notes nearest in meaning.",
-        options: [.json],
-        positionals: [.noteID]
+        options: [Common.json],
+        arguments: [Common.note]
     )
 
     let reference: String
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        reference = try arguments.requirePositionals(["id"])[0]
-        json = arguments.has("json")
+        reference = arguments[Common.note]!
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {
@@ -54,7 +54,7 @@ struct ShowCommand: NotesCommand {
            !related.isEmpty {
             terminal.print()
             terminal.print(terminal.dim("Related:"))
-            let short = try context.shortIDs(for: related.map(\.id))
+            let short = try context.handles(for: related.map(\.id))
             for note in related {
                 terminal.print("  " + terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title + terminal.dim("  \(RelatedCommand.rounded(note.similarity))"))
             }

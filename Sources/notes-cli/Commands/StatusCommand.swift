@@ -4,28 +4,27 @@ import Notes
 import Storage
 
 struct StatusCommand: NotesCommand {
-    static let configuration = CommandConfiguration(name: "status", abstract: "Show the notebook's location and contents.", options: [.json])
+    static let configuration = CommandConfiguration(name: "status", abstract: "Show the notebook's location and contents.", options: [Common.json])
 
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        _ = try arguments.requirePositionals([])
-        json = arguments.has("json")
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {
         let store = try context.store()
         let counts = try store.counts()
-        let schema = Int(try store.database.scalarInt("PRAGMA user_version") ?? 0)
+        let schema = try store.schemaVersion()
         // Cheap checks only (file, library): status never loads the model.
-        let analyzer = try Analyzers.make(context: context)
+        let analyzer = try Analyzers.make(environment: context.environment)
         let pending = try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
         let unavailable = analyzer.unavailableReason()
-        let readerMissing = Analyzers.reader(context: context).missing
+        let readerMissing = Analyzers.reader(environment: context.environment).missing
         let embedder = Embeddings.make(context: context)
         let vectorsMissing = Embeddings.missing(embedder)
         let lackingVectors = try embedder.map { try store.lackingVectorCount(model: $0.version) } ?? counts.notes
-        let daemon = DaemonLock.runningPID(home: context.home)
+        let daemon = DaemonLock.runningPID(home: context.notebookHome)
         if json {
             context.terminal.emit(.object([
                 ("home", .string(context.home)),

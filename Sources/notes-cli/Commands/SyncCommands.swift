@@ -2,35 +2,27 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Notebook
 import Notes
 import Storage
 import Sync
 
 extension Context {
-    var syncRepositoryPath: String { home + "/repo" }
+    var syncRepositoryPath: String { notebookHome.syncRepository }
 
     /// The sync engine over this notebook; creates `$NOTES_HOME/repo` on first use.
     func syncEngine() throws -> SyncEngine {
         try SyncEngine(repositoryPath: syncRepositoryPath, notebook: try store())
     }
 
-    /// ssh keys and known_hosts: NOTES_SSH_KEY, else ~/.ssh/id_ed25519 or id_rsa when present,
-    /// else ssh-agent alone; NOTES_SSH_KNOWN_HOSTS, else ~/.ssh/known_hosts.
-    var sshCredentials: RemoteCredentials {
-        let ssh = (environment["HOME"] ?? "") + "/.ssh"
-        let key = environment["NOTES_SSH_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ["id_ed25519", "id_rsa", "id_ecdsa"].map { ssh + "/" + $0 }.first { FileSystem.exists($0) }
-        let publicKey = key.map { $0 + ".pub" }.flatMap { FileSystem.exists($0) ? $0 : nil }
-        return RemoteCredentials(privateKey: key, publicKey: publicKey, passphrase: environment["NOTES_SSH_PASSPHRASE"],
-                                 knownHosts: environment["NOTES_SSH_KNOWN_HOSTS"] ?? ssh + "/known_hosts")
-    }
+    /// The ssh key and known_hosts a sync uses (see `SSHCredentials`).
+    var sshCredentials: RemoteCredentials { SSHCredentials.from(environment: environment) }
 }
 
 struct RemoteCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "remote",
         abstract: "List, add, show or remove sync remotes.",
-        usage: "[add <name> <url> [--encrypt [--key-cost COST]] | show <name> | remove <name>] [--json]",
         discussion: """
             A remote is a git repository you own: a path or file:// URL to a bare repository (a USB
             disk, a mounted share), or ssh://user@host/path/notes.git on your own server. Create a
@@ -40,85 +32,117 @@ struct RemoteCommand: NotesCommand {
             message is encrypted with a key from your passphrase (asked on the terminal, or read from
             the file NOTES_PASSPHRASE_FILE names). Other machines join with the same command and
             passphrase. A lost passphrase cannot be recovered; your notes stay on your machines.
+            Without a subcommand, lists the remotes.
             """,
-        options: [
-            .flag("--encrypt", help: "Encrypt everything this notebook stores in the remote (add only)."),
-            .value("--key-cost", placeholder: "COST", help: "Argon2id cost for a newly encrypted remote: moderate (default), interactive, sensitive, or minimum (tests only: weak)."),
-            .json,
-        ],
-        positionals: [PositionalSpec(name: "action", help: "add NAME URL, show NAME, or remove NAME; nothing lists the remotes.", optional: true, repeating: true)]
+        options: [Common.json]
+    )
+    static var subcommands: [any NotesCommand.Type] { [RemoteAddCommand.self, RemoteShowCommand.self, RemoteRemoveCommand.self] }
+
+    /// A remote's name as a command line gives it, completed from the remotes.
+    static let name = Argument("name", type: .text("name", completion: .remotes), help: "The remote's name.")
+
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        json = arguments[Common.json]
+    }
+
+    func run(_ context: Context) throws {
+        let remotes = try context.syncEngine().remotes()
+        if json {
+            context.terminal.emit(.array(remotes.map {
+                .object([("name", .string($0.name)), ("url", .string($0.url)), ("encrypted", .bool($0.encrypted))])
+            }))
+        } else if remotes.isEmpty {
+            context.terminal.printError("No remotes. Add one with: notes remote add origin /path/to/notes.git")
+        } else {
+            for remote in remotes { context.terminal.print("\(remote.name)\t\(remote.url)" + (remote.encrypted ? "\tencrypted" : "")) }
+        }
+    }
+}
+
+struct RemoteAddCommand: NotesCommand {
+    static let encrypt = Flag("--encrypt", help: "Encrypt everything this notebook stores in the remote.")
+    static let keyCost = Option("--key-cost", type: .choice("COST", KeyCost.self),
+                                help: "Argon2id cost for a newly encrypted remote: moderate (default), interactive, sensitive, or minimum (tests only: weak).")
+    static let name = Argument("name", type: ValueType(placeholder: "name", parse: { name in
+        !name.isEmpty && name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) ? name : nil
+    }, invalid: { _, text in "'\(text)' is not a remote name (letters, digits, - and _)" }), help: "A name for the remote: letters, digits, - and _.")
+    static let url = Argument("url", type: .text("url", completion: .directories), help: "A path or file:// URL to a bare repository, or ssh://user@host/path.")
+
+    static let configuration = CommandConfiguration(
+        name: "remote add",
+        abstract: "Add a sync remote (or join an encrypted one).",
+        options: [encrypt, keyCost],
+        arguments: [name, url]
     )
 
-    enum Action { case list, add(name: String, url: String), show(name: String), remove(name: String) }
-    let action: Action
-    let json: Bool
+    let name: String
+    let url: String
     let encrypt: Bool
     let keyCost: KeyCost
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        json = arguments.has("json")
-        encrypt = arguments.has("encrypt")
-        if let cost = arguments.value("key-cost") {
-            guard let parsed = KeyCost(rawValue: cost) else {
-                throw UsageError(message: "--key-cost takes \(KeyCost.allCases.map(\.rawValue).joined(separator: ", ")), not '\(cost)'")
-            }
-            keyCost = parsed
-        } else {
-            keyCost = .moderate
-        }
-        switch arguments.positionals.first {
-        case nil: action = .list
-        case "add":
-            guard arguments.positionals.count == 3 else { throw UsageError(message: "usage: notes remote add <name> <url> [--encrypt]") }
-            let name = arguments.positionals[1]
-            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-                throw UsageError(message: "'\(name)' is not a remote name (letters, digits, - and _)")
-            }
-            action = .add(name: name, url: arguments.positionals[2])
-        case "show":
-            guard arguments.positionals.count == 2 else { throw UsageError(message: "usage: notes remote show <name>") }
-            action = .show(name: arguments.positionals[1])
-        case "remove", "rm":
-            guard arguments.positionals.count == 2 else { throw UsageError(message: "usage: notes remote remove <name>") }
-            action = .remove(name: arguments.positionals[1])
-        case let other?:
-            throw UsageError(message: "unknown action '\(other)' (add, show, remove, or nothing to list)")
-        }
-        if case .add = action {} else if encrypt || arguments.value("key-cost") != nil {
-            throw UsageError(message: "--encrypt and --key-cost go with 'notes remote add'")
-        }
-        if arguments.value("key-cost") != nil, !encrypt { throw UsageError(message: "--key-cost goes with --encrypt") }
+        name = arguments[Self.name]!
+        url = arguments[Self.url]!
+        encrypt = arguments[Self.encrypt]
+        keyCost = arguments[Self.keyCost] ?? .moderate
+        if arguments[Self.keyCost] != nil, !encrypt { throw UsageError(message: "--key-cost goes with --encrypt") }
     }
 
     func run(_ context: Context) throws {
         let engine = try context.syncEngine()
-        switch action {
-        case .list:
-            let remotes = try engine.remotes()
-            if json {
-                context.terminal.emit(.array(remotes.map {
-                    .object([("name", .string($0.name)), ("url", .string($0.url)), ("encrypted", .bool($0.encrypted))])
-                }))
-            } else if remotes.isEmpty {
-                context.terminal.printError("No remotes. Add one with: notes remote add origin /path/to/notes.git")
-            } else {
-                for remote in remotes { context.terminal.print("\(remote.name)\t\(remote.url)" + (remote.encrypted ? "\tencrypted" : "")) }
-            }
-        case let .add(name, url) where encrypt:
+        if encrypt {
             let joined = try engine.addEncryptedRemote(name: name, url: url, cost: keyCost, credentials: context.sshCredentials,
                                                        passphrase: Passphrase.source(environment: context.environment, askOnTerminal: true))
             context.terminal.printError(joined
                 ? "Joined the encrypted remote \(name) (\(url)): the passphrase is right. Run 'notes sync' to get its notes."
                 : "Added the encrypted remote \(name) (\(url)). Run 'notes sync' to send your notes, encrypted. Keep the passphrase safe: without it they cannot be read.")
-        case let .add(name, url):
+        } else {
             try engine.addRemote(name: name, url: url)
             context.terminal.printError("Added remote \(name) (\(url)). Run 'notes sync' to sync with it.")
-        case let .show(name):
-            RemoteCommand.show(try engine.describeRemote(name), json: json, terminal: context.terminal)
-        case let .remove(name):
-            try engine.removeRemote(name: name)
-            context.terminal.printError("Removed remote \(name).")
         }
+    }
+}
+
+struct RemoteShowCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "remote show",
+        abstract: "Show a remote: encrypted or not, and what its server can see.",
+        options: [Common.json],
+        arguments: [RemoteCommand.name]
+    )
+
+    let name: String
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        name = arguments[RemoteCommand.name]!
+        json = arguments[Common.json]
+    }
+
+    func run(_ context: Context) throws {
+        RemoteCommand.show(try context.syncEngine().describeRemote(name), json: json, terminal: context.terminal)
+    }
+}
+
+struct RemoteRemoveCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "remote remove",
+        abstract: "Remove a sync remote (the notes stay here and there).",
+        arguments: [RemoteCommand.name],
+        aliases: ["rm"]
+    )
+
+    let name: String
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        name = arguments[RemoteCommand.name]!
+    }
+
+    func run(_ context: Context) throws {
+        try context.syncEngine().removeRemote(name: name)
+        context.terminal.printError("Removed remote \(name).")
     }
 }
 
@@ -151,6 +175,9 @@ extension RemoteCommand {
 }
 
 struct SyncCommand: NotesCommand {
+    static let allowDeletes = Flag("--allow-deletes", help: "Allow a sync that deletes 10 notes or more when that is more than 50 or a quarter of them.")
+    static let remote = Argument("remote", type: .text("remote", completion: .remotes), help: "The remote to sync with.", optional: true)
+
     static let configuration = CommandConfiguration(
         name: "sync",
         abstract: "Merge this notebook with a remote's and push the result.",
@@ -159,11 +186,8 @@ struct SyncCommand: NotesCommand {
             the same lines changed: see 'notes conflicts'), imports the result, then pushes. With
             one remote, or one named origin, the name can be left out.
             """,
-        options: [
-            .flag("--allow-deletes", help: "Allow a sync that deletes 10 notes or more when that is more than 50 or a quarter of them."),
-            .json,
-        ],
-        positionals: [PositionalSpec(name: "remote", help: "The remote to sync with.", optional: true)]
+        options: [allowDeletes, Common.json],
+        arguments: [remote]
     )
 
     let remote: String?
@@ -171,10 +195,9 @@ struct SyncCommand: NotesCommand {
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        guard arguments.positionals.count <= 1 else { throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'") }
-        remote = arguments.positionals.first
-        allowDeletes = arguments.has("allow-deletes")
-        json = arguments.has("json")
+        remote = arguments[Self.remote]
+        allowDeletes = arguments[Self.allowDeletes]
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {
@@ -217,6 +240,12 @@ struct SyncCommand: NotesCommand {
 }
 
 struct ConflictsCommand: NotesCommand {
+    enum Keep: String, CaseIterable, Sendable { case note, copy }
+    static let keep = Option("--keep", type: ValueType(placeholder: "note|copy", completion: .choices(["note", "copy"]), parse: { Keep(rawValue: $0) },
+                                                       invalid: { _, _ in "--keep takes 'note' or 'copy'" }), help: "Resolve by keeping one version.")
+    static let edit = Flag("-e", "--edit", help: "Resolve by editing both versions into one.")
+    static let note = Argument("id", type: .note, help: "A flagged note.", optional: true)
+
     static let configuration = CommandConfiguration(
         name: "conflicts",
         abstract: "List, show and resolve notes that changed on two machines at once.",
@@ -226,26 +255,20 @@ struct ConflictsCommand: NotesCommand {
             keeps this note and drops the copy, --keep copy takes the other version, --edit opens
             both in $EDITOR to write the merged note yourself.
             """,
-        options: [
-            .value("--keep", placeholder: "note|copy", help: "Resolve by keeping one version."),
-            .flag("-e", "--edit", help: "Resolve by editing both versions into one."),
-            .json,
-        ],
-        positionals: [PositionalSpec(name: "id", help: "A flagged note.", optional: true)]
+        options: [keep, edit, Common.json],
+        arguments: [note]
     )
 
     let reference: String?
-    let keep: String?
+    let keep: Keep?
     let edit: Bool
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        guard arguments.positionals.count <= 1 else { throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'") }
-        reference = arguments.positionals.first
-        keep = arguments.value("keep")
-        edit = arguments.has("edit")
-        json = arguments.has("json")
-        if let keep, keep != "note", keep != "copy" { throw UsageError(message: "--keep takes 'note' or 'copy'") }
+        reference = arguments[Self.note]
+        keep = arguments[Self.keep]
+        edit = arguments[Self.edit]
+        json = arguments[Common.json]
         if keep != nil, edit { throw UsageError(message: "choose --keep or --edit, not both") }
         if reference == nil, keep != nil || edit { throw UsageError(message: "name the note to resolve") }
     }
@@ -260,20 +283,22 @@ struct ConflictsCommand: NotesCommand {
             } else if conflicts.isEmpty {
                 terminal.printError("No conflicts.")
             } else {
+                // Among the live notes too: a handle shown here is also one `notes show` reads.
+                let handles = NoteHandle.handles(for: conflicts.map(\.id), among: try context.store().allIDs())
                 for conflict in conflicts {
-                    terminal.print(terminal.yellow(String(conflict.id.rawValue.prefix(13))) + "  " + ConflictsCommand.describe(conflict.kind) + "  " + (conflict.note?.title ?? "(deleted)"))
+                    terminal.print(terminal.yellow(handles[conflict.id] ?? conflict.id.rawValue) + "  " + ConflictsCommand.describe(conflict.kind) + "  " + (conflict.note?.title ?? "(deleted)"))
                 }
             }
             return
         }
         let hex = NoteID.hexDigits(reference) ?? ""
-        let matches = conflicts.filter { $0.id.rawValue.replacingOccurrences("-", with: "").hasPrefix(hex) && !hex.isEmpty }
+        let matches = conflicts.filter { !hex.isEmpty && NoteHandle.matches(hex, $0.id) }
         guard matches.count == 1, let conflict = matches.first else {
             throw CommandFailure(matches.isEmpty ? "no conflict for '\(reference)'; see 'notes conflicts'" : "'\(reference)' matches several conflicts; type more of the id")
         }
         if let keep {
-            try engine.resolveConflict(conflict.id, keep == "note" ? .keepNote : .keepCopy, at: Clock.now())
-            terminal.printError("Resolved: kept the \(keep == "note" ? "note" : "other version").")
+            try engine.resolveConflict(conflict.id, keep == .note ? .keepNote : .keepCopy, at: Clock.now())
+            terminal.printError("Resolved: kept the \(keep == .note ? "note" : "other version").")
         } else if edit {
             let merged = [conflict.note?.body, conflict.copy?.body].compactMap { $0 }.joined(separator: "\n\n")
             let text = try NoteInput.decode(try Editor.edit(merged + "\n", environment: context.environment, terminal: terminal))
@@ -322,16 +347,16 @@ struct LogCommand: NotesCommand {
         name: "log",
         abstract: "Show a note's history from the sync repository.",
         discussion: "Every synced version of the note, newest first (changes not yet synced are not in it).",
-        options: [.json],
-        positionals: [.noteID]
+        options: [Common.json],
+        arguments: [Common.note]
     )
 
     let reference: String
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        reference = try arguments.requirePositionals(["id"])[0]
-        json = arguments.has("json")
+        reference = arguments[Common.note]!
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {

@@ -3,13 +3,12 @@ import Notes
 import Storage
 
 struct TagsCommand: NotesCommand {
-    static let configuration = CommandConfiguration(name: "tags", abstract: "List tags with their number of notes.", options: [.json])
+    static let configuration = CommandConfiguration(name: "tags", abstract: "List tags with their number of notes.", options: [Common.json])
 
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        _ = try arguments.requirePositionals([])
-        json = arguments.has("json")
+        json = arguments[Common.json]
     }
 
     func run(_ context: Context) throws {

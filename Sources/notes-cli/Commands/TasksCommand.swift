@@ -3,6 +3,9 @@ import Notes
 import Storage
 
 struct TasksCommand: NotesCommand {
+    static let all = Flag("--all", help: "Include tasks marked done.")
+    static let due = Option("--due", type: .choice("today|week|overdue", Due.self), help: "Only tasks due today (or before), within 7 days, or before today.")
+
     static let configuration = CommandConfiguration(
         name: "tasks",
         abstract: "List open tasks across notes: soonest due first, then most urgent, then oldest.",
@@ -11,29 +14,19 @@ struct TasksCommand: NotesCommand {
             undone'. A task's due day comes from the note's own words ("by Friday", "on the 12th"),
             counted from the day the note was written.
             """,
-        options: [
-            .flag("--all", help: "Include tasks marked done."),
-            .value("--due", placeholder: "today|week|overdue", help: "Only tasks due today (or before), within 7 days, or before today."),
-            .json,
-        ]
+        options: [all, due, Common.json]
     )
 
-    enum Due: String { case today, week, overdue }
+    enum Due: String, CaseIterable, Sendable { case today, week, overdue }
 
     let includeDone: Bool
     let due: Due?
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        _ = try arguments.requirePositionals([])
-        includeDone = arguments.has("all")
-        json = arguments.has("json")
-        if let value = arguments.value("due") {
-            guard let due = Due(rawValue: value) else { throw UsageError(message: "--due takes today, week or overdue, not '\(value)'") }
-            self.due = due
-        } else {
-            due = nil
-        }
+        includeDone = arguments[Self.all]
+        json = arguments[Common.json]
+        due = arguments[Self.due]
     }
 
     func run(_ context: Context) throws {
@@ -61,7 +54,7 @@ struct TasksCommand: NotesCommand {
             terminal.printError(due != nil ? "No open tasks due \(due == .overdue ? "before today" : due == .today ? "today" : "this week")." : includeDone ? "No tasks yet." : "No open tasks.")
             return
         }
-        let short = try context.shortIDs(for: Array(Set(entries.map(\.noteID))))
+        let short = try context.handles(for: Array(Set(entries.map(\.noteID))))
         for entry in entries {
             let reference = (short[entry.noteID] ?? entry.noteID.rawValue) + ":\(entry.index + 1)"
             let when = entry.task.due.map { $0 < today ? terminal.red("overdue " + $0) : $0 == today ? terminal.yellow("today") : $0 } ?? "          "
@@ -88,26 +81,29 @@ private func markConfiguration(name: String, abstract: String) -> CommandConfigu
     CommandConfiguration(
         name: name, abstract: abstract,
         usage: "<id>:<n> | <id> <n>",
-        discussion: "The reference is the note's id (or a unique prefix) and the task's number, as 'notes tasks' shows them.",
-        positionals: [PositionalSpec(name: "ref", help: "ID:N, or ID and N.")]
+        discussion: "The reference is the note's handle (or a unique start or end of its id) and the task's number, as 'notes tasks' shows them.",
+        arguments: [TaskReference.reference, TaskReference.number]
     )
 }
 
-/// `01a227a8-51:2`, or the note and the number as two arguments.
+/// `9c41f2:2`, or the note and the number as two arguments.
 struct TaskReference {
+    static let reference = Argument("ref", type: .text("ref"), help: "ID:N, or ID and N.", optional: true)
+    static let number = Argument("n", type: .text("n"), help: "The task's number, when not given after a colon.", optional: true)
+
     let note: String
     let number: Int
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
+        let given = [arguments[Self.reference], arguments[Self.number]].compactMap { $0 }
         let parts: [String]
-        switch arguments.positionals.count {
-        case 1: parts = arguments.positionals[0].split(whereSeparator: { $0 == ":" || $0 == "#" || $0 == "/" }).map(String.init)
-        case 2: parts = arguments.positionals
-        case 0: throw UsageError(message: "missing <ref> (for example 01a227a8-51:2)")
-        default: throw UsageError(message: "unexpected argument '\(arguments.positionals[2])'")
+        switch given.count {
+        case 1: parts = given[0].split(whereSeparator: { $0 == ":" || $0 == "#" || $0 == "/" }).map(String.init)
+        case 2: parts = given
+        default: throw UsageError(message: "missing <ref> (for example 9c41f2:2)")
         }
         guard parts.count == 2, let number = Int(parts[1]), number >= 1 else {
-            throw UsageError(message: "'\(arguments.positionals.joined(separator: " "))' is not a task reference (for example 01a227a8-51:2)")
+            throw UsageError(message: "'\(given.joined(separator: " "))' is not a task reference (for example 9c41f2:2)")
         }
         note = parts[0]
         self.number = number
@@ -116,9 +112,9 @@ struct TaskReference {
     func mark(done: Bool, _ context: Context) throws {
         let store = try context.store()
         let id = try store.resolve(note)
-        guard let analysis = try store.analysis(for: id) else { throw NoteStoreError.notAnalysed(id.rawValue) }
+        guard let analysis = try store.analysis(for: id) else { throw NoteStoreError.notAnalysed(try store.handle(of: id)) }
         guard number <= analysis.tasks.count else {
-            throw CommandFailure("note \(id.rawValue.prefix(13)) has \(analysis.tasks.count) task\(analysis.tasks.count == 1 ? "" : "s"), not \(number)")
+            throw CommandFailure("note \(try store.handle(of: id)) has \(analysis.tasks.count) task\(analysis.tasks.count == 1 ? "" : "s"), not \(number)")
         }
         try store.setTaskDone(id, index: number - 1, done: done)
         context.terminal.printError((done ? "Done: " : "Open again: ") + analysis.tasks[number - 1].text)

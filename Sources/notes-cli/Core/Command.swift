@@ -1,22 +1,54 @@
-// What a command is: static configuration for help and parsing, validation, and run().
+// What a command is: its declared configuration (help, parsing, completion), validation, and run().
+import Notebook
 import Notes
 import Storage
 
-struct CommandConfiguration {
+/// An option of any value type, as a command's configuration lists it.
+protocol DeclaredOption: Sendable { var spec: OptionSpec { get } }
+extension Flag: DeclaredOption {}
+extension Option: DeclaredOption {}
+extension RepeatedOption: DeclaredOption {}
+
+/// A positional argument of any value type, as a command's configuration lists it.
+protocol DeclaredArgument: Sendable { var spec: ArgumentSpec { get } }
+extension Argument: DeclaredArgument {}
+
+struct CommandConfiguration: Sendable {
+    /// The words after `notes`: `list`, or `remote add` for a subcommand.
     let name: String
     let abstract: String
+    /// The usage line after `notes NAME`, when the one made from the declarations says too little.
     var usage: String? = nil
     var discussion: String? = nil
-    var options: [OptionSpec] = []
-    var positionals: [PositionalSpec] = []
+    var options: [any DeclaredOption] = []
+    var arguments: [any DeclaredArgument] = []
+    /// Other words that run the command: `remote rm` for `remote remove`.
+    var aliases: [String] = []
+
+    /// The last word of the name, the one typed to choose a subcommand.
+    var word: String { String(name.split(separator: " ").last ?? "") }
 }
 
 protocol NotesCommand {
     static var configuration: CommandConfiguration { get }
-    /// Checks the arguments; a UsageError here prints the usage and exits 64. (Untyped
-    /// `throws`: Swift 6.3 crashes lowering a typed-throws init called through an existential.)
+    /// Subcommands, chosen by the word after this command's name (`notes remote add`).
+    static var subcommands: [any NotesCommand.Type] { get }
+    /// False for commands the shell scripts call and people need not see (`__complete`).
+    static var listed: Bool { get }
+    /// Reads the arguments, already parsed and checked against the declarations; a UsageError
+    /// here (a rule between options) prints the usage and exits 64. (Untyped `throws`: Swift 6.3
+    /// crashes lowering a typed-throws init called through an existential.)
     init(arguments: ParsedArguments) throws
     func run(_ context: Context) throws
+}
+
+extension NotesCommand {
+    static var subcommands: [any NotesCommand.Type] { [] }
+    static var listed: Bool { true }
+
+    static func subcommand(named word: String) -> (any NotesCommand.Type)? {
+        subcommands.first { $0.configuration.word == word || $0.configuration.aliases.contains(word) }
+    }
 }
 
 /// A failure to report as `Error: ...` with exit status 1.
@@ -29,16 +61,18 @@ struct CommandFailure: Error {
 final class Context {
     let terminal: Terminal
     let environment: [String: String]
-    let home: String
+    /// The notebook's directory and the paths in it.
+    let notebookHome: NotebookHome
     private var openedStore: NoteStore?
 
     init(terminal: Terminal, environment: [String: String]) {
         self.terminal = terminal
         self.environment = environment
-        self.home = NotesHome.path(environment: environment)
+        notebookHome = NotebookHome(environment: environment)
     }
 
-    var databasePath: String { home + "/" + NoteStore.databaseFileName }
+    var home: String { notebookHome.path }
+    var databasePath: String { notebookHome.database }
 
     /// The notebook, created on first use.
     func store() throws -> NoteStore {
@@ -48,44 +82,41 @@ final class Context {
         return store
     }
 
-    /// The shortest unique prefix of each of these ids, for listings.
-    func shortIDs(for ids: [NoteID]) throws -> [NoteID: String] {
-        try store().shortestPrefixes(for: ids)
+    /// The short handle of each of these ids, for listings (see `NoteHandle`).
+    func handles(for ids: [NoteID]) throws -> [NoteID: String] {
+        try store().handles(for: ids)
     }
 }
 
 extension CommandConfiguration {
-    var usageLine: String {
+    func usageLine(hasSubcommands: Bool = false) -> String {
         if let usage { return "notes \(name) \(usage)" }
         var parts = ["notes", name]
+        if hasSubcommands { parts.append("[<subcommand>]") }
         if !options.isEmpty { parts.append("[<options>]") }
-        for positional in positionals {
-            var text = "<\(positional.name)>"
-            if positional.repeating { text += " ..." }
-            parts.append(positional.optional ? "[\(text)]" : text)
+        for argument in arguments.map(\.spec) {
+            var text = "<\(argument.name)>"
+            if argument.repeating { text += " ..." }
+            parts.append(argument.optional ? "[\(text)]" : text)
         }
         return parts.joined(separator: " ")
     }
 
-    var help: String {
+    func help(subcommands: [any NotesCommand.Type] = []) -> String {
         var text = "OVERVIEW: \(abstract)\n"
         if let discussion { text += "\n" + discussion + "\n" }
-        text += "\nUSAGE: \(usageLine)\n"
-        if !positionals.isEmpty {
+        text += "\nUSAGE: \(usageLine(hasSubcommands: !subcommands.isEmpty))\n"
+        if !arguments.isEmpty {
             text += "\nARGUMENTS:\n"
-            for positional in positionals { text += row("<\(positional.name)>", positional.help) }
+            for argument in arguments.map(\.spec) { text += row("<\(argument.name)>", argument.help) }
         }
         text += "\nOPTIONS:\n"
-        for option in options {
-            var label = option.names.joined(separator: ", ")
-            switch option.kind {
-            case .flag: break
-            case let .value(placeholder): label += " <\(placeholder)>"
-            case let .repeated(placeholder): label += " <\(placeholder)>"
-            }
-            text += row(label, option.help)
+        for option in options.map(\.spec) + [OptionSpec.help] { text += row(option.label, option.help) }
+        if !subcommands.isEmpty {
+            text += "\nSUBCOMMANDS:\n"
+            for subcommand in subcommands { text += row(subcommand.configuration.word, subcommand.configuration.abstract) }
+            text += "\n  See 'notes help \(name) <subcommand>' for detailed help.\n"
         }
-        text += row("-h, --help", "Show help information.")
         return text
     }
 

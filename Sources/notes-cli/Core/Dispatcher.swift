@@ -8,8 +8,12 @@ enum NotesCLI {
         AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self,
         SearchCommand.self, RelatedCommand.self, TagsCommand.self, LinksCommand.self, ExportCommand.self, ImportCommand.self, StatusCommand.self,
         AnalyzeCommand.self, TasksCommand.self, DoneCommand.self, UndoneCommand.self, SetCommand.self, ModelCommand.self,
-        DaemonCommand.self, RemoteCommand.self, SyncCommand.self, ConflictsCommand.self, LogCommand.self,
+        DaemonCommand.self, RemoteCommand.self, SyncCommand.self, ConflictsCommand.self, LogCommand.self, CompletionCommand.self,
+        CompleteCommand.self,
     ]}
+
+    /// The commands `notes --help` and completion offer.
+    static var listedCommands: [any NotesCommand.Type] { commands.filter { $0.listed } }
 
     static let version = "0.1.0"
 
@@ -34,7 +38,7 @@ enum NotesCLI {
             COMMANDS:
 
             """
-        for command in commands {
+        for command in listedCommands {
             let name = command.configuration.name
             text += "  " + name + String(repeating: " ", count: max(2, 24 - name.count)) + command.configuration.abstract + "\n"
         }
@@ -59,16 +63,23 @@ enum NotesCLI {
                 terminal.out.write(mainHelp())
                 return ExitCode.success
             }
-            guard let command = commands.first(where: { $0.configuration.name == topic }) else {
+            guard var command = commands.first(where: { $0.configuration.name == topic }) else {
                 return usageFailure("unknown command '\(topic)'", usage: "notes help <command>", helpHint: "notes --help", terminal: terminal)
             }
-            terminal.out.write(command.configuration.help)
+            for word in arguments.dropFirst(2) {
+                guard let subcommand = command.subcommand(named: word) else {
+                    return usageFailure("'\(command.configuration.name)' has no subcommand '\(word)'", usage: "notes help <command> [<subcommand>]",
+                                        helpHint: "notes help \(command.configuration.name)", terminal: terminal)
+                }
+                command = subcommand
+            }
+            terminal.out.write(command.configuration.help(subcommands: command.subcommands))
             return ExitCode.success
         default:
             break
         }
         guard let command = commands.first(where: { $0.configuration.name == name }) else {
-            let close = commands.map { $0.configuration.name }.filter { editDistance($0, name) <= 2 }.first
+            let close = listedCommands.map { $0.configuration.name }.filter { editDistance($0, name) <= 2 }.first
             let hint = close.map { " (did you mean '\($0)'?)" } ?? ""
             return usageFailure("unknown command '\(name)'\(hint)", usage: "notes <command> [<options>]", helpHint: "notes --help", terminal: terminal)
         }
@@ -76,20 +87,24 @@ enum NotesCLI {
     }
 
     /// Parses, validates and runs one command (generic, so the existential is opened once, here).
+    /// A subcommand is chosen by the first word after the command's name.
     static func runCommand<C: NotesCommand>(_ type: C.Type, arguments: [String], terminal: Terminal, environment: [String: String]) -> Int32 {
+        if let word = arguments.first, let subcommand = C.subcommand(named: word) {
+            return runCommand(subcommand, arguments: Array(arguments.dropFirst()), terminal: terminal, environment: environment)
+        }
         let configuration = C.configuration
         let helpHint = "notes \(configuration.name) --help"
         let command: C
         do {
-            let parsed = try ParsedArguments(arguments, options: configuration.options)
-            if parsed.has("help") {
-                terminal.out.write(configuration.help)
+            let parsed = try ParsedArguments(arguments, options: configuration.options.map(\.spec), positionals: configuration.arguments.map(\.spec))
+            if parsed.wantsHelp {
+                terminal.out.write(configuration.help(subcommands: C.subcommands))
                 return ExitCode.success
             }
             command = try C(arguments: parsed)
         } catch {
             let message = (error as? UsageError)?.message ?? "\(error)"
-            return usageFailure(message, usage: configuration.usageLine, helpHint: helpHint, terminal: terminal)
+            return usageFailure(message, usage: configuration.usageLine(hasSubcommands: !C.subcommands.isEmpty), helpHint: helpHint, terminal: terminal)
         }
         let context = Context(terminal: terminal, environment: environment)
         do {

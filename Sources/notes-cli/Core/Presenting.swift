@@ -84,41 +84,37 @@ enum DateArgument {
     }
 }
 
+extension ValueType where Value == Timestamp {
+    /// A date as `DateArgument` reads it, relative to the time the command line is parsed.
+    static func date(hint: String) -> ValueType {
+        ValueType(placeholder: "date", parse: { DateArgument.parse($0, now: Clock.now()) },
+                  invalid: { name, text in "\(name) '\(text)' is not a date (try \(hint))" })
+    }
+}
+
+extension ValueType where Value == String {
+    /// A tag to give a note: letters, digits, `_`, `-` and `/`.
+    static var tag: ValueType {
+        ValueType(placeholder: "tag", completion: .tags, parse: { Tags.normalized([$0]).isEmpty ? nil : $0 },
+                  invalid: { _, text in "'\(text)' is not a tag (letters, digits, _, - and / only)" })
+    }
+    /// A note's handle or any unique start or end of its id (resolved by the store).
+    static var note: ValueType { .text("id") }
+}
+
+/// Options and arguments several commands share, declared once.
+enum Common {
+    static let json = Flag("--json", help: "Print JSON for scripts.")
+    static let tagFilter = Option("--tag", type: .text("tag", completion: .tags), help: "Only notes with this tag.")
+    static let since = Option("--since", type: .date(hint: "2026-11-29, yesterday or 7d"), help: "Only notes changed at or after: 2026-11-29, yesterday, 7d, 12h.")
+    static let until = Option("--until", type: .date(hint: "2026-11-29, today or 1d"), help: "Only notes changed before this date.")
+    static let limit = Option("-n", "--limit", type: .integer("n", in: 1...Int.max), help: "Show at most n notes.")
+    static let note = Argument("id", type: .note, help: "The note's handle (as `notes list` shows it), or any unique start or end of its id.")
+}
+
 extension ParsedArguments {
-    /// The --since/--until/--tag filter shared by list and search.
-    func noteFilter(now: Timestamp) throws(UsageError) -> NoteFilter {
-        var filter = NoteFilter(tag: value("tag"))
-        if let since = value("since") {
-            guard let time = DateArgument.parse(since, now: now) else { throw UsageError(message: "--since '\(since)' is not a date (try 2026-11-29, yesterday or 7d)") }
-            filter.since = time
-        }
-        if let until = value("until") {
-            guard let time = DateArgument.parse(until, now: now) else { throw UsageError(message: "--until '\(until)' is not a date (try 2026-11-29, today or 1d)") }
-            filter.until = time
-        }
-        if let limit = value("limit") {
-            guard let number = Int(limit), number > 0 else { throw UsageError(message: "--limit needs a positive number") }
-            filter.limit = number
-        }
-        return filter
+    /// The --since/--until/--tag/--limit filter shared by list and search.
+    var noteFilter: NoteFilter {
+        NoteFilter(tag: self[Common.tagFilter], since: self[Common.since], until: self[Common.until], limit: self[Common.limit])
     }
-
-    /// Exactly `count` positionals, or a usage error naming what is missing or extra.
-    func requirePositionals(_ names: [String]) throws(UsageError) -> [String] {
-        if positionals.count < names.count { throw UsageError(message: "missing <\(names[positionals.count])>") }
-        if positionals.count > names.count { throw UsageError(message: "unexpected argument '\(positionals[names.count])'") }
-        return positionals
-    }
-}
-
-extension PositionalSpec {
-    static let noteID = PositionalSpec(name: "id", help: "The note's id or any unique prefix of it.")
-}
-
-extension OptionSpec {
-    static let json = OptionSpec.flag("--json", help: "Print JSON for scripts.")
-    static let tagFilter = OptionSpec.value("--tag", placeholder: "tag", help: "Only notes with this tag.")
-    static let since = OptionSpec.value("--since", placeholder: "date", help: "Only notes changed at or after: 2026-11-29, yesterday, 7d, 12h.")
-    static let until = OptionSpec.value("--until", placeholder: "date", help: "Only notes changed before this date.")
-    static let limit = OptionSpec.value("-n", "--limit", placeholder: "n", help: "Show at most n notes.")
 }

@@ -8,10 +8,17 @@ import Notes
 import Storage
 
 struct DaemonCommand: NotesCommand {
+    static let once = Flag("--once", help: "Analyse what is pending, then exit.")
+    static let keepAlive = Option("--keep-alive", type: ValueType(placeholder: "duration", parse: KeepAlive.init, invalid: { _, text in
+        "--keep-alive takes a duration such as 5m, 90s, 1h, 0 or forever, not '\(text)'"
+    }), help: "Unload the model after this long without work: 5m (the default), 90s, 1h, 0, or forever.")
+    static let syncInterval = Option("--sync-interval", type: ValueType(placeholder: "seconds", parse: { Int64($0).flatMap { $0 >= 10 ? $0 : nil } }, invalid: { _, _ in
+        "--sync-interval takes a number of seconds, at least 10"
+    }), help: "With a sync remote: sync this often (default 300), and 10 s after local changes.")
+
     static let configuration = CommandConfiguration(
         name: "daemon",
         abstract: "Analyse new and changed notes in the background.",
-        usage: "[status] [--once] [--keep-alive <duration>] [--sync-interval <seconds>] [--json]",
         discussion: """
             Prewarms the model, then makes the vectors (for search by meaning) of every note whose
             text has none, analyses every note that has no analysis of its current text, and
@@ -23,54 +30,29 @@ struct DaemonCommand: NotesCommand {
             'notes daemon status' tells whether one runs and how many notes are pending.
             See contrib/notes-daemon.service to run it as a systemd user service.
             """,
-        options: [
-            .flag("--once", help: "Analyse what is pending, then exit."),
-            .value("--keep-alive", placeholder: "duration", help: "Unload the model after this long without work: 5m (the default), 90s, 1h, 0, or forever."),
-            .value("--sync-interval", placeholder: "seconds", help: "With a sync remote: sync this often (default 300), and 10 s after local changes."),
-            .json,
-        ],
-        positionals: [PositionalSpec(name: "status", help: "Show whether a daemon runs, instead of running one.", optional: true)]
+        options: [once, keepAlive, syncInterval]
     )
+    static var subcommands: [any NotesCommand.Type] { [DaemonStatusCommand.self] }
 
-    let statusOnly: Bool
     let once: Bool
-    let json: Bool
     let syncInterval: Int64
     let keepAlive: KeepAlive
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        switch arguments.positionals {
-        case []: statusOnly = false
-        case ["status"]: statusOnly = true
-        default: throw UsageError(message: "unexpected argument '\(arguments.positionals[0])' (did you mean 'notes daemon status'?)")
-        }
-        once = arguments.has("once")
-        json = arguments.has("json")
-        if let text = arguments.value("sync-interval") {
-            guard let seconds = Int64(text), seconds >= 10 else { throw UsageError(message: "--sync-interval takes a number of seconds, at least 10") }
-            syncInterval = seconds * 1000
-        } else {
-            syncInterval = 300_000
-        }
-        if let text = arguments.value("keep-alive") {
-            guard let keepAlive = KeepAlive(text) else { throw UsageError(message: "--keep-alive takes a duration such as 5m, 90s, 1h, 0 or forever, not '\(text)'") }
-            self.keepAlive = keepAlive
-        } else {
-            keepAlive = .standard
-        }
-        if json, !statusOnly { throw UsageError(message: "--json goes with 'notes daemon status'") }
+        once = arguments[Self.once]
+        syncInterval = (arguments[Self.syncInterval] ?? 300) * 1000
+        keepAlive = arguments[Self.keepAlive] ?? .standard
     }
 
     func run(_ context: Context) throws {
-        if statusOnly { return try printStatus(context) }
         let store = try context.store()
         let watcher = try ChangeWatcher(directory: context.home, fileNames: [NoteStore.databaseFileName, NoteStore.databaseFileName + "-wal"])
-        let lock = try DaemonLock(home: context.home)
+        let lock = try DaemonLock(home: context.notebookHome)
         defer { withExtendedLifetime(lock) {} }
         let log = DaemonLog(terminal: context.terminal, environment: context.environment)
         DaemonCommand.keepLargeBlocksReturnable()
         var corrections = Analyzers.corrections(store: store)
-        var analyzer = try Analyzers.make(context: context, corrections: corrections)
+        var analyzer = try Analyzers.make(environment: context.environment, corrections: corrections)
         log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
         var embedder = Embeddings.make(context: context)
         if let missing = Embeddings.missing(embedder) { log.warning("no vectors for search by meaning: \(missing)") }
@@ -112,7 +94,7 @@ struct DaemonCommand: NotesCommand {
             if once { break }
             if worker.ready, keepAlive.shouldSleep(lastWork: lastWork, now: Clock.now().milliseconds) {
                 // A new analyzer holds no model until it is prewarmed; the old one's memory goes.
-                analyzer = try Analyzers.make(context: context, corrections: corrections)
+                analyzer = try Analyzers.make(environment: context.environment, corrections: corrections)
                 embedder = Embeddings.make(context: context)
                 worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
                 asleep = true
@@ -187,10 +169,24 @@ struct DaemonCommand: NotesCommand {
         return nil
         #endif
     }
+}
 
-    private func printStatus(_ context: Context) throws {
-        let pid = DaemonLock.runningPID(home: context.home)
-        let analyzer = try Analyzers.make(context: context)
+struct DaemonStatusCommand: NotesCommand {
+    static let configuration = CommandConfiguration(
+        name: "daemon status",
+        abstract: "Show whether a daemon runs, how many notes are pending, and whether the model can run.",
+        options: [Common.json]
+    )
+
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        json = arguments[Common.json]
+    }
+
+    func run(_ context: Context) throws {
+        let pid = DaemonLock.runningPID(home: context.notebookHome)
+        let analyzer = try Analyzers.make(environment: context.environment)
         let pending = try context.store().pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
         let reason = analyzer.unavailableReason()
         if json {
@@ -214,16 +210,18 @@ struct AnalysisWorker {
 
     init(store: NoteStore, analyzer: any NoteAnalyzing, embedder: (any TextEmbedding)?, log: DaemonLog) {
         self.log = log
+        // The handle a person would type, as `notes list` shows it.
+        let handle = { (id: NoteID) in (try? store.handle(of: id)) ?? id.rawValue }
         queue = AnalysisQueue(store: store, analyzer: analyzer, embedder: embedder, clock: Clock.now) { event in
             switch event {
             case let .embedded(notes, milliseconds): log.info("vectors of \(notes.count) note\(notes.count == 1 ? "" : "s") in \(milliseconds) ms")
             case let .embeddingFailed(notes, error): log.error("cannot make the vectors of \(notes.count) notes: \(error)")
-            case let .started(id, stage): log.info("analysing \(id.rawValue.prefix(13))\(stage == .quick ? " (quick)" : "")")
+            case let .started(id, stage): log.info("analysing \(handle(id))\(stage == .quick ? " (quick)" : "")")
             case let .stored(id, analysis, milliseconds):
-                log.info("analysed \(id.rawValue.prefix(13))\(analysis.stage == .quick ? " (quick)" : "") in \(milliseconds) ms: "
+                log.info("analysed \(handle(id))\(analysis.stage == .quick ? " (quick)" : "") in \(milliseconds) ms: "
                     + "\(analysis.category.rawValue), urgency \(analysis.urgency), \(analysis.tasks.count) tasks")
-            case let .changedMeanwhile(id): log.info("note \(id.rawValue.prefix(13)) changed while it was analysed; analysing it again")
-            case let .failed(id, error): log.error("cannot analyse \(id.rawValue.prefix(13)): \(error)")
+            case let .changedMeanwhile(id): log.info("note \(handle(id)) changed while it was analysed; analysing it again")
+            case let .failed(id, error): log.error("cannot analyse \(handle(id)): \(error)")
             }
         }
     }

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Notebook
 
 /// The kernel drops the lock when the process dies, however it dies (kill -9 included), so a
 /// stale lock file never blocks the next start.
@@ -23,8 +24,8 @@ final class DaemonLock {
     }
 
     /// Takes the lock or fails at once; never waits.
-    init(home: String) throws {
-        path = home + "/daemon.lock"
+    init(home: NotebookHome) throws {
+        path = home.daemonLock
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure.cannotOpen(path: path, reason: systemError(errno)) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
@@ -43,8 +44,8 @@ final class DaemonLock {
     }
 
     /// The pid of the running daemon, or nil when none holds the lock.
-    static func runningPID(home: String) -> Int32? {
-        let descriptor = open(home + "/daemon.lock", O_RDONLY | O_CLOEXEC)
+    static func runningPID(home: NotebookHome) -> Int32? {
+        let descriptor = open(home.daemonLock, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {

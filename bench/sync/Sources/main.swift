@@ -3,50 +3,7 @@
 import Foundation
 import Notes
 import Sync
-
-/// The NotebookPort contract in memory (Storage implements it over SQLite).
-final class MemoryNotebook: NotebookPort {
-    var notes: [NoteID: Note] = [:]
-    var changedAt: [NoteID: Int64] = [:]
-    var version: Int64 = 0
-    var stored: SyncCheckpoint?
-
-    func put(_ note: Note) {
-        version += 1
-        notes[note.id] = note
-        changedAt[note.id] = version
-    }
-
-    func snapshot(changedSince since: NotebookVersion?) throws -> NotebookSnapshot {
-        let records = changedAt.filter { entry in since.map { entry.value > $0.rawValue } ?? true }
-            .compactMap { entry in notes[entry.key].map { NoteRecord($0) } }
-        return NotebookSnapshot(records: records, version: NotebookVersion(version))
-    }
-
-    func apply(_ records: [NoteRecord], expected: NotebookVersion, syncedCommit: String) throws -> NotebookVersion {
-        guard expected.rawValue == version else { throw NotebookPortError.changedSinceSnapshot }
-        if !records.isEmpty { version += 1 }
-        for record in records {
-            if let note = record.note { notes[note.id] = note }
-            changedAt[record.id] = version
-        }
-        stored = SyncCheckpoint(commit: syncedCommit, version: NotebookVersion(version))
-        return NotebookVersion(version)
-    }
-
-    func checkpoint() throws -> SyncCheckpoint? { stored }
-}
-
-struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 @discardableResult
 func git(_ arguments: [String], in directory: String) -> String {
@@ -101,7 +58,7 @@ let root = NSTemporaryDirectory() + "notes-sync-bench-\(getpid())"
 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: root) }
 
-var random = Generator(state: 2026)
+var random = SeededGenerator(seed: 2026)
 var clock: Int64 = 1_800_000_000_000
 @MainActor func makeNote(_ index: Int) -> Note {
     clock += 1
@@ -119,7 +76,7 @@ print("sync benchmark: \(count) notes, then \(changed) changed on each of two re
 // 1. First sync to an empty bare remote.
 let remote = root + "/remote.git"
 git(["init", "-q", "--bare", "-b", "main", remote], in: root)
-let a = MemoryNotebook()
+let a = InMemoryNotebook()
 for note in notes { a.put(note) }
 let engineA = try SyncEngine(repositoryPath: root + "/a", notebook: a)
 try engineA.addRemote(name: "origin", url: remote)
@@ -140,7 +97,7 @@ let firstGit = seconds {
 report("first sync, \(count) notes to an empty remote", ours: firstOurs, git: firstGit)
 
 // 2. Incremental: a second replica joins (not timed), both change 100 notes, A syncs, then B.
-let b = MemoryNotebook()
+let b = InMemoryNotebook()
 let engineB = try SyncEngine(repositoryPath: root + "/b", notebook: b)
 try engineB.addRemote(name: "origin", url: remote)
 _ = try engineB.sync(remote: "origin")
@@ -189,7 +146,7 @@ let rounds = 7
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 struct Pair {
-    let a = MemoryNotebook(), b = MemoryNotebook()
+    let a = InMemoryNotebook(), b = InMemoryNotebook()
     let engineA: SyncEngine, engineB: SyncEngine
     var pushTimes: [Double] = [], receiveTimes: [Double] = []
 

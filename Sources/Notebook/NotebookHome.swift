@@ -1,0 +1,27 @@
+// Where the notebook on this machine keeps its files: one directory, and the paths inside it.
+import Storage
+
+/// `$NOTES_HOME`, else `$XDG_DATA_HOME/notes`, else `~/.local/share/notes`; inside it the
+/// database, the sync repository (the medium, not the source of truth) and the daemon's lock.
+/// The AI's cache of evaluated prefixes goes under `cache/` (`ModelConfiguration` reads
+/// `NOTES_HOME` itself).
+public struct NotebookHome: Sendable, Equatable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    public init(environment: [String: String]) {
+        if let home = environment["NOTES_HOME"], !home.isEmpty {
+            path = home
+        } else if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+            path = data + "/notes"
+        } else {
+            path = (environment["HOME"] ?? "/tmp") + "/.local/share/notes"
+        }
+    }
+
+    public var database: String { path + "/" + NoteStore.databaseFileName }
+    public var syncRepository: String { path + "/repo" }
+    /// One daemon per notebook: it holds an exclusive lock on this file.
+    public var daemonLock: String { path + "/daemon.lock" }
+}
