@@ -2,7 +2,8 @@
 import Storage
 
 /// `$NOTES_HOME`, else `$XDG_DATA_HOME/notes`, else `~/.local/share/notes`; inside it the
-/// database, the sync repository (the medium, not the source of truth) and the daemon's lock.
+/// database, the sync repository (the medium, not the source of truth), the daemon's lock and
+/// its socket.
 /// The AI's cache of evaluated prefixes goes under `cache/` (`ModelConfiguration` reads
 /// `NOTES_HOME` itself).
 public struct NotebookHome: Sendable, Equatable {
@@ -24,4 +25,6 @@ public struct NotebookHome: Sendable, Equatable {
     public var syncRepository: String { path + "/repo" }
     /// One daemon per notebook: it holds an exclusive lock on this file.
     public var daemonLock: String { path + "/daemon.lock" }
+    /// Where the running daemon answers searches with query vectors (`QueryVectorService`).
+    public var daemonSocket: String { path + "/daemon.socket" }
 }

@@ -25,9 +25,6 @@ enum QueryVectorProtocol {
 /// weights are a mapping of one file, so the two share their pages, and a search never waits
 /// behind a backlog being embedded.
 public final class QueryVectorService: Sendable {
-    /// Where a notebook's daemon listens.
-    public static func socketPath(home: String) -> String { home + "/daemon.socket" }
-
     public let path: String
     private let listener: LocalSocket
     private let stopped = Flag()

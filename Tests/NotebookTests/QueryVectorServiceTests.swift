@@ -20,7 +20,7 @@ import Testing
     }
 
     func start(_ home: String, keepAlive: KeepAlive, counter: Counter, version: String = "fake-embedder-1") throws -> QueryVectorService {
-        try QueryVectorService.start(path: QueryVectorService.socketPath(home: home), keepAlive: keepAlive,
+        try QueryVectorService.start(path: NotebookHome(path: home).daemonSocket, keepAlive: keepAlive,
                                      makeEmbedder: {
                                          counter.made.add(1, ordering: .relaxed)
                                          let embedder = FakeEmbedder()
@@ -36,7 +36,7 @@ import Testing
             let counter = Counter()
             let service = try start(home, keepAlive: .init(duration: nil), counter: counter)
             defer { service.stop() }
-            let path = QueryVectorService.socketPath(home: home)
+            let path = NotebookHome(path: home).daemonSocket
             let expected = FakeEmbedder().vector("the cat's jabs")
             #expect(QueryVectorService.ask(path: path, query: "the cat's jabs", version: "fake-embedder-1") == expected)
             #expect(QueryVectorService.ask(path: path, query: "Εμβόλια της γάτας", version: "fake-embedder-1") == FakeEmbedder().vector("Εμβόλια της γάτας"))
@@ -48,7 +48,7 @@ import Testing
 
     @Test func anotherModelOrNoDaemonMeansNoAnswer() throws {
         try withHome { home in
-            let path = QueryVectorService.socketPath(home: home)
+            let path = NotebookHome(path: home).daemonSocket
             #expect(QueryVectorService.ask(path: path, query: "vet", version: "fake-embedder-1") == nil)
             let service = try start(home, keepAlive: .init(duration: nil), counter: Counter(), version: "other-model")
             #expect(QueryVectorService.ask(path: path, query: "vet", version: "fake-embedder-1") == nil)
@@ -62,7 +62,7 @@ import Testing
         try withHome { home in
             let local = FakeEmbedder()
             local.version = "local-only"
-            let embedding = DaemonQueryEmbedding(local: local, socketPath: QueryVectorService.socketPath(home: home))
+            let embedding = DaemonQueryEmbedding(local: local, socketPath: NotebookHome(path: home).daemonSocket)
             // A socket file a killed daemon left behind: nothing listens, the search embeds itself.
             let stale = try start(home, keepAlive: .init(duration: nil), counter: Counter())
             stale.stop()
@@ -73,7 +73,7 @@ import Testing
 
     @Test func aStaleSocketIsReplacedAndTheModelSleepsWhenIdle() throws {
         try withHome { home in
-            let path = QueryVectorService.socketPath(home: home)
+            let path = NotebookHome(path: home).daemonSocket
             // What kill -9 leaves: a bound socket file with no listener.
             let first = try LocalSocket.listen(at: path)
             _ = first
@@ -92,7 +92,7 @@ import Testing
 
     @Test func garbageGetsAnErrorAndTheServiceGoesOn() throws {
         try withHome { home in
-            let path = QueryVectorService.socketPath(home: home)
+            let path = NotebookHome(path: home).daemonSocket
             let service = try start(home, keepAlive: .init(duration: nil), counter: Counter())
             defer { service.stop() }
             let socket = try LocalSocket.connect(to: path, timeoutMilliseconds: 2000)

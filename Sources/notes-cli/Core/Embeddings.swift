@@ -18,7 +18,7 @@ enum Embeddings {
     /// For a search: the query's vector comes from the running daemon's warm model when it
     /// answers, else from this process's own.
     static func forSearch(context: Context) -> (any TextEmbedding)? {
-        make(context: context).map { DaemonQueryEmbedding(local: $0, socketPath: QueryVectorService.socketPath(home: context.home)) }
+        make(context: context).map { DaemonQueryEmbedding(local: $0, socketPath: context.notebookHome.daemonSocket) }
     }
 
     /// Why vectors are not made, for `notes status`: switched off, or the model's reason.

@@ -134,7 +134,7 @@ struct DaemonCommand: NotesCommand {
     /// without it, searches still work, each loading the model itself.
     private func startQueryService(_ context: Context, log: DaemonLog) -> QueryVectorService? {
         let environment = context.environment
-        let path = QueryVectorService.socketPath(home: context.home)
+        let path = context.notebookHome.daemonSocket
         do {
             return try QueryVectorService.start(path: path, keepAlive: keepAlive,
                                                 makeEmbedder: { EmbeddingModel.fromEnvironment(environment) },
