@@ -81,6 +81,8 @@ public final class NoteReader: Sendable {
         public var fastForwardedTokens = 0
         /// Answer tokens copied from the note: drafted, checked and kept.
         public var draftedTokens = 0
+        /// Time spent generating answers, in seconds (a batch's time counts once for each note).
+        public var generationSeconds = 0.0
     }
 
     public var usage: Usage { counted.withLock { $0 } }
@@ -165,6 +167,8 @@ public final class NoteReader: Sendable {
             $0.sampledTokens += statistics.sampledTokens
             $0.fastForwardedTokens += statistics.fastForwardedTokens
             $0.draftedTokens += statistics.draftedTokens
+            let duration = statistics.generationDuration.components
+            $0.generationSeconds += Double(duration.seconds) + Double(duration.attoseconds) * 1e-18
         }
     }
 

@@ -95,7 +95,8 @@ for groupStart in stride(from: 0, to: notes.count, by: batch) {
     if let before = usageBefore, let after = analyzer.reader?.usage, after.notes > before.notes {
         record["reader_tokens"] = ["prompt": after.promptTokens - before.promptTokens, "sampled": after.sampledTokens - before.sampledTokens,
                                    "fast_forwarded": after.fastForwardedTokens - before.fastForwardedTokens,
-                                   "drafted": after.draftedTokens - before.draftedTokens]
+                                   "drafted": after.draftedTokens - before.draftedTokens,
+                                   "generation_ms": (after.generationSeconds - before.generationSeconds) * 1000]
     }
     // One line at a time: an interrupted run keeps what it did.
     output.write(try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) + Data("\n".utf8))
