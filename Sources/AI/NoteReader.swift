@@ -106,7 +106,11 @@ public final class NoteReader: Sendable {
     }
 
     /// Notes read together when several are pending (`read(_:)`), and whether answers copy
-    /// from the note by drafting (`GenerationOptions.promptLookup`).
+    /// from the note by drafting (`GenerationOptions.promptLookup`). Copies are off unless asked
+    /// for: measured on Qwen2.5-Coder-0.5B, they changed 4 of 10 readings of the dev set's first
+    /// notes (the checked drafts are evaluated several tokens a step, and llama.cpp's CPU
+    /// kernels sum a batch of rows in another order than one row, which flips near-ties) for a
+    /// 1.09x faster generation (bench/ai/RESULTS.md).
     public let batchSize: Int
     public let copies: Bool
 
@@ -118,7 +122,7 @@ public final class NoteReader: Sendable {
 
     /// The context holds one note's instructions, note and longest answer, and room for each
     /// further note of a batch; longer notes are batched fewer at a time.
-    public init(model: LanguageModel, batchSize: Int = NoteReader.defaultBatchSize, copies: Bool = true) {
+    public init(model: LanguageModel, batchSize: Int = NoteReader.defaultBatchSize, copies: Bool = false) {
         self.model = model
         self.batchSize = max(1, batchSize)
         self.copies = copies
