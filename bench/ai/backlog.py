@@ -5,7 +5,8 @@ bench/analysis/devset (core, then world), score.py's split, so held-out notes ar
 repeated when there are fewer.
 backlog.py report DIR: per mode, notes per minute (time per note as analysis-eval measured it,
 a batch's time shared by its notes) and the reader's generation tokens per second (one note at
-a time only); then batched / plain, copies / plain, and the agreement of category and tasks."""
+a time only), over the notes every mode has done; then batched / plain, copies / plain, and the
+agreement of category and tasks."""
 import glob, hashlib, json, os, sys
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "analysis", "devset")
@@ -32,11 +33,16 @@ def notes(count):
 def report(directory):
     rows = {}
     for mode in ("plain", "copies", "batched"):
+        if not glob.glob(os.path.join(directory, mode + "-*.jsonl")):
+            continue
         rows[mode] = []
         for path in sorted(glob.glob(os.path.join(directory, mode + "-*.jsonl")), key=lambda p: int(p.rsplit("-", 1)[1].split(".")[0])):
             rows[mode] += [json.loads(line) for line in open(path, encoding="utf-8")]
+    # The same notes in every mode: a run stopped early has fewer batched ones.
+    common = set.intersection(*(set(r["id"] for r in records) for records in rows.values()))
     figures = {}
     for mode, records in rows.items():
+        records = [r for r in records if r["id"] in common]
         ms = sum(r["ms"] for r in records)
         tokens = [r["reader_tokens"] for r in records if "reader_tokens" in r]
         answer = sum(t["sampled"] + t["fast_forwarded"] + t.get("drafted", 0) for t in tokens)
@@ -55,16 +61,16 @@ def report(directory):
             "%.1f" % f["generation_tok_s"] if f["generation_tok_s"] else "-",
             "%.0f%%" % (100 * f["drafted_share"]) if f["drafted_share"] is not None else "-"))
     plain = figures["plain"]
-    print("batched / plain, notes per minute: %.2fx" % (figures["batched"]["notes_per_minute"] / plain["notes_per_minute"]))
-    print("batched / copies, notes per minute: %.2fx" % (figures["batched"]["notes_per_minute"] / figures["copies"]["notes_per_minute"]))
-    print("copies / plain, notes per minute: %.2fx" % (figures["copies"]["notes_per_minute"] / plain["notes_per_minute"]))
-    if plain["generation_tok_s"] and figures["copies"]["generation_tok_s"]:
+    for mode in ("batched", "copies"):
+        if mode in figures:
+            print("%s / plain, notes per minute: %.2fx" % (mode, figures[mode]["notes_per_minute"] / plain["notes_per_minute"]))
+    if "copies" in figures and plain["generation_tok_s"] and figures["copies"]["generation_tok_s"]:
         print("copies / plain, generation tokens per second: %.2fx" % (figures["copies"]["generation_tok_s"] / plain["generation_tok_s"]))
 
     def key(r):
         return (r.get("category"), [t["text"] for t in r.get("tasks", [])], [t["due"] for t in r.get("tasks", [])])
     base = {r["id"]: r for r in rows["plain"]}
-    for mode in ("copies", "batched"):
+    for mode in [m for m in ("copies", "batched") if m in rows]:
         first = [r for r in rows[mode] if r["id"] in base][:30]
         agree = sum(1 for r in first if key(r) == key(base[r["id"]]))
         every = sum(1 for r in rows[mode] if r["id"] in base and key(r) == key(base[r["id"]]))
