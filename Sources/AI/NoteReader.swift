@@ -114,9 +114,10 @@ public final class NoteReader: Sendable {
     public let batchSize: Int
     public let copies: Bool
 
-    /// Four notes a batch: on 2 cores a step of four sequences costs little more than one (the
-    /// weights are read once), and four short notes with their longest answers fit the context.
-    public static let defaultBatchSize = 4
+    /// One note at a time until batches pay: measured on 2 shared cores, four notes a batch read
+    /// 0.75x to 0.93x as many notes a minute as one at a time (bench/ai/RESULTS.md, run E), and
+    /// each further note of a batch costs 1,536 tokens of cache.
+    public static let defaultBatchSize = 1
     /// Tokens drafted after each sampled one.
     static let draftLength = 8
 
