@@ -203,17 +203,10 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// of the time an analysis takes.
     public func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis {
         if let reader {
-            let own = NoteAnalyzer.ownSummary(of: note.body)
-            let reading = try await reader.read(note, summary: own == nil)
-            let category = try await category(of: note, reader: reading.category)
-            let rules = ruleTasks == .all ? NoteAnalyzer.tasks(in: note.body) : NoteAnalyzer.checklistItems(in: note.body)
-            let tasks = NoteAnalyzer.tasks(checklist: rules, read: reading.tasks, note: note)
-            let pressing = NoteAnalyzer.isPressing(note, today: today)
-            let summary = own ?? NoteAnalyzer.summary(read: reading.summary, note: note)
-            let analysis = Analysis(category: category, urgency: NoteAnalyzer.urgency(tasks: tasks, pressing: pressing, today: today),
-                                    tasks: tasks, summary: summary, model: modelName, analyzedAt: today,
-                                    analyzerVersion: analyzerVersion, contentHash: note.contentHash, stage: .full)
-            partial?(GeneratedAnalysis(category: analysis.category, urgency: analysis.urgency, tasks: tasks.map(\.text), summary: summary).generatedContent.jsonString)
+            let reading = try await reader.read(note, summary: NoteAnalyzer.ownSummary(of: note.body) == nil)
+            let analysis = try await analysis(of: note, reading: reading, today: today)
+            partial?(GeneratedAnalysis(category: analysis.category, urgency: analysis.urgency, tasks: analysis.tasks.map(\.text),
+                                       summary: analysis.summary).generatedContent.jsonString)
             return analysis
         }
         let category = try await category(of: note)
@@ -231,6 +224,39 @@ public final class NoteAnalyzer: NoteAnalyzing {
     }
 
     public var readsNotes: Bool { reader != nil }
+
+    /// The reader's batch: several pending notes are read together.
+    public var batchSize: Int { reader?.batchSize ?? 1 }
+
+    /// Several notes read in one batch by the reader (`NoteReader.read(_:)`), each then
+    /// analysed as `analyze(_:today:partial:)` does; without a reader, one after the other.
+    public func analyze(_ notes: [Note], today: Timestamp) async -> [Result<Analysis, any Error>] {
+        guard let reader, notes.count > 1 else { return await analyzeOneByOne(notes, today: today) }
+        let readings: [Result<NoteReading, any Error>]
+        do {
+            readings = try await reader.read(notes.map { (note: $0, summary: NoteAnalyzer.ownSummary(of: $0.body) == nil) })
+        } catch {
+            return notes.map { _ in .failure(error) }
+        }
+        var results: [Result<Analysis, any Error>] = []
+        for (note, reading) in zip(notes, readings) {
+            do { results.append(.success(try await analysis(of: note, reading: reading.get(), today: today))) } catch { results.append(.failure(error)) }
+        }
+        return results
+    }
+
+    /// The full analysis from what the reader wrote: the category by likelihood with the
+    /// reader's vote, the checklist and the reader's grounded tasks, the urgency from them.
+    private func analysis(of note: Note, reading: NoteReading, today: Timestamp) async throws -> Analysis {
+        let category = try await category(of: note, reader: reading.category)
+        let rules = ruleTasks == .all ? NoteAnalyzer.tasks(in: note.body) : NoteAnalyzer.checklistItems(in: note.body)
+        let tasks = NoteAnalyzer.tasks(checklist: rules, read: reading.tasks, note: note)
+        let pressing = NoteAnalyzer.isPressing(note, today: today)
+        let summary = NoteAnalyzer.ownSummary(of: note.body) ?? NoteAnalyzer.summary(read: reading.summary, note: note)
+        return Analysis(category: category, urgency: NoteAnalyzer.urgency(tasks: tasks, pressing: pressing, today: today),
+                        tasks: tasks, summary: summary, model: modelName, analyzedAt: today,
+                        analyzerVersion: analyzerVersion, contentHash: note.contentHash, stage: .full)
+    }
 
     /// The category, the rules' tasks with their due days, the urgency from them, the note's
     /// opening as summary.

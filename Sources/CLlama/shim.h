@@ -43,6 +43,7 @@
     X(llama_get_memory) \
     X(llama_memory_clear) \
     X(llama_memory_seq_rm) \
+    X(llama_memory_seq_cp) \
     X(llama_state_seq_get_size) \
     X(llama_state_seq_get_data) \
     X(llama_state_seq_set_data) \

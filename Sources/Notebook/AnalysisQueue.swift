@@ -22,7 +22,9 @@ public enum AnalysisEvent {
 /// Two stages. A note with no analysis of its current text gets a quick one first (no
 /// generation, so a new note has its category and deadlines within moments), newest change
 /// first, and before that (with an embedder) its vectors, several notes a step; then, when the analyzer reads notes with a model, every note lacking a full analysis
-/// gets one, oldest change first. One note at a time: call `step()` until it returns false.
+/// gets one, oldest change first: up to the analyzer's `batchSize` notes a step, read together
+/// when more than one is pending. Call `step()` until it returns false. A single pending note
+/// is analysed at once, alone; a new note's quick stage runs before the next batch.
 ///
 /// Not thread-safe: one owner calls it, one step at a time (the CLI, from its main thread).
 public final class AnalysisQueue: @unchecked Sendable {
@@ -94,10 +96,15 @@ public final class AnalysisQueue: @unchecked Sendable {
             await run(note, stage: .quick)
             return true
         }
-        guard stages != .quickOnly,
-              let note = try next(in: try store.pendingAnalysis(analyzerVersion: analyzer.analyzerVersion, limit: failed.count + 1))
-        else { return false }
-        await run(note, stage: .full, partial: partial)
+        guard stages != .quickOnly else { return false }
+        let size = max(1, analyzer.batchSize)
+        let notes = try next(in: try store.pendingAnalysis(analyzerVersion: analyzer.analyzerVersion, limit: failed.count + size), count: size)
+        guard let first = notes.first else { return false }
+        if notes.count == 1 {
+            await run(first, stage: .full, partial: partial)
+        } else {
+            await runBatch(notes)
+        }
         return true
     }
 
@@ -108,10 +115,25 @@ public final class AnalysisQueue: @unchecked Sendable {
     }
 
     private func next(in candidates: [NoteID]) throws -> Note? {
-        for id in candidates {
-            if let note = try store.note(id), !failed.contains(key(note)) { return note }
+        try next(in: candidates, count: 1).first
+    }
+
+    private func next(in candidates: [NoteID], count: Int) throws -> [Note] {
+        var notes: [Note] = []
+        for id in candidates where notes.count < count {
+            if let note = try store.note(id), !failed.contains(key(note)) { notes.append(note) }
         }
-        return nil
+        return notes
+    }
+
+    /// The full stage of several notes in one batch of the analyzer.
+    private func runBatch(_ notes: [Note]) async {
+        let started = clock().milliseconds
+        for note in notes { report(.started(note.id, .full)) }
+        let results = await analyzer.analyze(notes, today: clock())
+        for (note, result) in zip(notes, results) {
+            store(result, of: note, stage: .full, started: started)
+        }
     }
 
     private func run(_ note: Note, stage: AnalysisStage, partial: (@Sendable (String) -> Void)? = nil) async {
@@ -119,9 +141,20 @@ public final class AnalysisQueue: @unchecked Sendable {
         let today = clock()
         let started = clock().milliseconds
         report(.started(note.id, stage))
+        let result: Result<Analysis, any Error>
         do {
-            var analysis = stage == .quick ? try await analyzer.quickAnalysis(note, today: today)
-                : try await analyzer.analyze(note, today: today, partial: partial)
+            result = .success(stage == .quick ? try await analyzer.quickAnalysis(note, today: today)
+                : try await analyzer.analyze(note, today: today, partial: partial))
+        } catch {
+            result = .failure(error)
+        }
+        store(result, of: note, stage: stage, started: started)
+    }
+
+    /// Stores an analysis if its note still has the text analysed, and says what happened.
+    private func store(_ result: Result<Analysis, any Error>, of note: Note, stage: AnalysisStage, started: Int64) {
+        do {
+            var analysis = try result.get()
             // What the full stage gives is final for this analyzer, whatever it calls itself: a
             // result marked quick would stay pending for ever.
             analysis.stage = stage

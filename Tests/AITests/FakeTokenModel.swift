@@ -31,7 +31,10 @@ final class FakeTokenModel: TokenModel {
         logits.initialize(repeating: 0)
     }
 
-    deinit { logits.deallocate() }
+    deinit {
+        logits.deallocate()
+        for buffer in kept { buffer.deallocate() }
+    }
 
     /// Longest match first, over the vocabulary's trie: always succeeds, every byte is a token.
     func tokenize(_ bytes: [UInt8]) -> [Int32]? {
@@ -59,7 +62,40 @@ final class FakeTokenModel: TokenModel {
 
     func append(_ tokens: [Int32]) throws(GenerationError) -> UnsafeBufferPointer<Float> {
         appended += tokens
-        return nextLogits()
+        return contextual ? logits(after: appended.count) : nextLogits()
+    }
+
+    func appendEach(_ tokens: [Int32]) throws(GenerationError) -> [UnsafeBufferPointer<Float>] {
+        let start = appended.count
+        appended += tokens
+        guard contextual else { return tokens.map { _ in copy(nextLogits()) } }
+        return (1...tokens.count).map { copy(logits(after: start + $0)) }
+    }
+
+    func dropLast(_ count: Int) { appended.removeLast(count) }
+
+    /// Contextual logits are a function of the tokens appended so far, as a real model's are:
+    /// then the same sequence gives the same logits however it was evaluated (drafts or not).
+    var contextual = false
+
+    /// The logits after the first `count` appended tokens, from a hash of them.
+    func logits(after count: Int) -> UnsafeBufferPointer<Float> {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for token in appended.prefix(count) { hash = (hash ^ UInt64(UInt32(bitPattern: token))) &* 0x100_0000_01b3 }
+        var local = SeededGenerator(seed: hash)
+        for index in logits.indices { logits[index] = Float.random(in: -4...4, using: &local) }
+        // Spikes on the bytes of JSON-ish text, so that the output has some length.
+        for _ in 0..<3 { logits[Int.random(in: 0..<logits.count, using: &local)] += 8 }
+        return UnsafeBufferPointer(logits)
+    }
+
+    /// Buffers that outlive the next call, as `appendEach` promises.
+    private var kept: [UnsafeMutableBufferPointer<Float>] = []
+    private func copy(_ buffer: UnsafeBufferPointer<Float>) -> UnsafeBufferPointer<Float> {
+        let owned = UnsafeMutableBufferPointer<Float>.allocate(capacity: buffer.count)
+        _ = owned.initialize(from: buffer)
+        kept.append(owned)
+        return UnsafeBufferPointer(owned)
     }
 
     /// Fresh random logits, with a few spikes so that greedy picks vary.

@@ -98,6 +98,49 @@ struct SchemaGenerator {
     }
 }
 
+/// Copies (prompt-lookup decoding) check each drafted token against the token greedy decoding
+/// picks under the mask, so with logits that depend only on the sequence (as a model's do) the
+/// output never changes, whatever the drafts are drawn from.
+@Suite struct DraftingTests {
+    @Test func draftsNeverChangeAGreedyOutput() async throws {
+        var schemas = SchemaGenerator(generator: SeededGenerator(seed: 31))
+        var drafted = 0
+        for round in 0..<80 {
+            let schema = try CompiledSchema(schemas.schema())
+            let plain = FakeTokenModel(seed: UInt64(500 + round))
+            plain.contextual = true
+            var decoder = GuidedDecoder(model: plain, options: GenerationOptions(maximumResponseTokens: 100_000))
+            let expected = try await decoder.generate(schema: schema, logits: plain.logits(after: 0)) { _ in }
+            let written = plain.appended
+            var generator = SeededGenerator(seed: UInt64(round))
+            // The output itself, the output with noise spliced in, and noise alone.
+            let noise = (0..<40).map { _ in Int32.random(in: 0..<Int32(plain.vocabulary.count - 1), using: &generator) }
+            let sources = [written, Array(written.prefix(written.count / 2)) + noise + Array(written.dropFirst(written.count / 3)), noise]
+            for (index, source) in sources.enumerated() {
+                let model = FakeTokenModel(seed: UInt64(500 + round))
+                model.contextual = true
+                var copying = GuidedDecoder(model: model, options: GenerationOptions(maximumResponseTokens: 100_000))
+                let result = try await copying.generate(schema: schema, logits: model.logits(after: 0), draftSource: source, draftLength: 6) { _ in }
+                #expect(result.bytes == expected.bytes, "round \(round), source \(index)")
+                #expect(result.tokenCount == expected.tokenCount && result.fastForwardedCount == expected.fastForwardedCount)
+                // Refused drafts are dropped; a draft that ends the output has its last token evaluated too.
+                #expect(model.appended.starts(with: written) && model.appended.count <= written.count + 1, "round \(round), source \(index)")
+                drafted += result.draftedCount
+            }
+        }
+        #expect(drafted > 100, "drafts from the output itself are taken")
+    }
+
+    @Test func draftsAreOffWhenSampling() async throws {
+        let schema = try CompiledSchema(.object(properties: [.init("note", .string(maxLength: 30))]))
+        let model = FakeTokenModel(seed: 8)
+        model.contextual = true
+        var decoder = GuidedDecoder(model: model, options: GenerationOptions(sampling: .random(top: 5, seed: 1)))
+        let result = try await decoder.generate(schema: schema, logits: model.logits(after: 0), draftSource: Array(0..<200), draftLength: 6) { _ in }
+        #expect(result.draftedCount == 0)
+    }
+}
+
 @Suite struct TokenChoiceTests {
     /// Trying the most likely tokens first must choose exactly what masking the whole vocabulary
     /// would: the best allowed token for greedy, the k best allowed ones for top-k.

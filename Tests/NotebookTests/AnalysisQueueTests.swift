@@ -26,6 +26,15 @@ final class FakeAnalyzer: NoteAnalyzing, @unchecked Sendable {
         try result(note, today, readsNotes ? .full : .quick)
     }
 
+    /// Notes read together: `batchSize` above 1 makes the queue hand over several at once.
+    var batchSize = 1
+    private(set) var batches: [[String]] = []
+
+    func analyze(_ notes: [Note], today: Timestamp) async -> [Result<Analysis, any Error>] {
+        batches.append(notes.map(\.title))
+        return notes.map { note in Result { try result(note, today, .full) } }
+    }
+
     struct Failure: Error {}
 
     private func result(_ note: Note, _ today: Timestamp, _ stage: AnalysisStage) throws -> Analysis {
@@ -67,6 +76,26 @@ struct AnalysisQueueTests {
         #expect(full.stage == .full && full.category == .finance)
         #expect(full.tasks == [TaskItem(text: "Do Pay the rent", due: "2026-12-04")])
         #expect(try queue.pendingCount() == 0)
+    }
+
+    @Test func aBacklogIsReadInBatchesAndASingleNoteAlone() async throws {
+        let notes = try (1...5).map { try add("Note \($0)", at: Int64($0)) }
+        let analyzer = FakeAnalyzer()
+        analyzer.batchSize = 3
+        analyzer.failing = ["Note 2"]
+        var failed: [NoteID] = []
+        let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: clock) { event in
+            if case let .failed(id, _) = event { failed.append(id) }
+        }
+        while try await queue.step(.fullOnly) {}
+        #expect(analyzer.batches == [["Note 1", "Note 2", "Note 3"], ["Note 4", "Note 5"]], "oldest change first, three a step")
+        #expect(failed == [notes[1].id], "a note that fails does not fail its batch")
+        #expect(try notes.map { try store.analysis(for: $0.id)?.stage } == [.full, nil, .full, .full, .full])
+        // One pending note is analysed alone at once, not held back for a batch.
+        let single = try add("Note 6", at: 6)
+        try await queue.step(.fullOnly)
+        #expect(analyzer.batches.count == 2 && analyzer.calls.last?.title == "Note 6")
+        #expect(try store.analysis(for: single.id)?.stage == .full)
     }
 
     @Test func withoutAModelThatReadsThereIsOneStage() async throws {

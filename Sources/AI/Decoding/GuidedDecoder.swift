@@ -7,82 +7,219 @@ struct DecodeResult {
     var tokenCount: Int
     var sampledCount: Int
     var fastForwardedCount: Int
+    /// Drafted tokens (copies from the prompt) that were checked and kept.
+    var draftedCount = 0
     /// Steps where the most likely tokens were all refused and the whole vocabulary was masked.
     var maskedCount = 0
 }
 
-struct GuidedDecoder {
+/// What a generation asks the model to evaluate next, on its own sequence.
+struct Evaluation {
+    /// Tokens to drop from the end of the sequence first: drafted tokens that were refused.
+    var dropping: Int
+    var tokens: [Int32]
+    /// The logits after every token are wanted (to check drafted tokens), not only after the last.
+    var everyPosition: Bool
+}
+
+/// One guided generation, a step at a time: given the logits after what it last asked for, it
+/// says what to evaluate next. The caller evaluates, so that one caller can drive one sequence
+/// (`GuidedDecoder.generate`) or several in one llama.cpp batch (`BatchGeneration`).
+///
+/// Copies (prompt-lookup decoding): with greedy sampling and a `draftSource` (the prompt's
+/// tokens), after each sampled token the continuation of the output's last tokens in the prompt
+/// is drafted and evaluated with it in one batch; each drafted token is kept only while it is
+/// the token greedy decoding would pick from the logits before it, under the schema's mask, so
+/// the output is the one decoding token by token would give (but for float near-ties: a batch
+/// computes logits in another order). A draft holds only tokens the automaton allows and stops
+/// where the schema fixes the text, which is fast-forwarded as always.
+struct GuidedGeneration {
     let model: TokenModel
+    let vocabulary: Vocabulary
     var sampler: Sampler
     let maximumTokens: Int
+    private var automaton: SchemaAutomaton
+    private(set) var result = DecodeResult(bytes: [], tokenCount: 0, sampledCount: 0, fastForwardedCount: 0)
     private var masked = 0
+    private var allowed: [Int32] = []
+    /// Where drafts are looked up; empty: no drafts.
+    private let draftSource: [Int32]
+    let draftLength: Int
+    /// The output's tokens, for looking up their continuation in the source.
+    private var output: [Int32] = []
+    /// Drafted tokens evaluated last, waiting to be checked against the logits before each.
+    private var drafted: [Int32] = []
+    private(set) var isFinished = false
 
-    init(model: TokenModel, options: GenerationOptions) {
+    /// Longest run of output tokens looked up in the source, and the shortest.
+    static let draftMatch = (longest: 3, shortest: 1)
+
+    init(model: TokenModel, schema: CompiledSchema, options: GenerationOptions, draftSource: [Int32] = [], draftLength: Int = 0) {
         self.model = model
+        vocabulary = model.vocabulary
         sampler = Sampler(options: options)
         maximumTokens = options.maximumResponseTokens ?? 4096
+        automaton = SchemaAutomaton(schema: schema)
+        self.draftSource = sampler.isGreedy ? draftSource : []
+        self.draftLength = sampler.isGreedy ? draftLength : 0
+        allowed.reserveCapacity(vocabulary.count)
     }
 
-    /// Generates a value matching `schema`, starting from `logits` (those after the prompt).
-    /// `checkpoint` runs between decode steps: it throws to cancel, and receives the output so far.
-    mutating func generate(isolation: isolated (any Actor)? = #isolation, schema: CompiledSchema, logits initial: UnsafeBufferPointer<Float>,
-                           checkpoint: ([UInt8]) async throws(GenerationError) -> Void) async throws(GenerationError) -> DecodeResult {
-        let vocabulary = model.vocabulary
-        var automaton = SchemaAutomaton(schema: schema)
-        var result = DecodeResult(bytes: [], tokenCount: 0, sampledCount: 0, fastForwardedCount: 0)
-        var logits = initial
-        var allowed: [Int32] = []
-        allowed.reserveCapacity(vocabulary.count)
-        while !automaton.isDone {
-            try await checkpoint(result.bytes)
+    /// `logits`: after each token of the last evaluation when it asked for every position, else
+    /// after its last (the prompt's last, at the start). Nil: the output is complete.
+    mutating func next(_ logits: [UnsafeBufferPointer<Float>]) throws(GenerationError) -> Evaluation? {
+        guard !isFinished, let last = logits.last else { return nil }
+        var current = last
+        var dropping = 0
+        var chosen: Int32?
+        if !drafted.isEmpty {
+            // logits[0] follows the sampled token, logits[i] the i-th drafted one.
+            var accepted = 0
+            while accepted < drafted.count {
+                let pick = try self.pick(logits[accepted])
+                guard pick == drafted[accepted] else {
+                    chosen = pick
+                    break
+                }
+                try take(pick, drafted: true)
+                accepted += 1
+                if automaton.isDone { return finish() }
+            }
+            dropping = drafted.count - accepted
+            current = logits[accepted]
+            drafted = []
+        }
+        if chosen == nil {
             var ahead = automaton
             let forced = ahead.takeForcedBytes()
             if !forced.isEmpty {
                 if ahead.isDone {
                     result.bytes += forced
                     automaton = ahead
-                    break
+                    return finish()
                 }
                 // Fast-forward: the text is fixed, so evaluate its tokens in one batch. The split
                 // must spell exactly these bytes, or the model would see something else; when it
                 // does not, the bytes are generated token by token under the mask instead.
-                if let tokens = model.tokenize(forced), !tokens.isEmpty,
-                   tokens.flatMap({ vocabulary.pieces[Int($0)] }) == forced {
+                if let tokens = model.tokenize(forced), !tokens.isEmpty, tokens.flatMap({ vocabulary.pieces[Int($0)] }) == forced {
                     try checkBudget(result.tokenCount + tokens.count)
-                    logits = try model.append(tokens)
                     automaton = ahead
                     result.bytes += forced
                     result.tokenCount += tokens.count
                     result.fastForwardedCount += tokens.count
-                    continue
+                    output += tokens
+                    return Evaluation(dropping: dropping, tokens: tokens, everyPosition: false)
                 }
             }
-            let token = try pick(logits, automaton: automaton, allowed: &allowed)
-            if vocabulary.endOfGeneration.contains(token) && vocabulary.pieces[Int(token)].isEmpty { break }
-            guard automaton.feed(bytes: vocabulary.pieces[Int(token)]) else {
-                throw .decodingFailure("internal: an allowed token was rejected")
-            }
-            result.bytes += vocabulary.pieces[Int(token)]
-            try checkBudget(result.tokenCount + 1)
-            result.tokenCount += 1
-            result.sampledCount += 1
-            if automaton.isDone { break }
-            logits = try model.append([token])
+            chosen = try pick(current)
         }
+        let token = chosen!
+        if vocabulary.endOfGeneration.contains(token) && vocabulary.pieces[Int(token)].isEmpty { return finish() }
+        try checkBudget(result.tokenCount + 1)
+        try take(token, drafted: false)
+        if automaton.isDone { return finish() }
+        drafted = draft()
+        return Evaluation(dropping: dropping, tokens: [token] + drafted, everyPosition: !drafted.isEmpty)
+    }
+
+    private mutating func finish() -> Evaluation? {
+        isFinished = true
+        drafted = []
         result.maskedCount = masked
-        return result
+        return nil
+    }
+
+    /// `token` is allowed: it enters the automaton and the output.
+    private mutating func take(_ token: Int32, drafted: Bool) throws(GenerationError) {
+        let piece = vocabulary.pieces[Int(token)]
+        guard automaton.feed(bytes: piece) else { throw .decodingFailure("internal: an allowed token was rejected") }
+        result.bytes += piece
+        result.tokenCount += 1
+        if drafted { result.draftedCount += 1 } else { result.sampledCount += 1 }
+        output.append(token)
+    }
+
+    /// The tokens that follow the latest occurrence in the source of the output's last tokens
+    /// (the longest run that occurs), cut where the automaton refuses one, where the schema then
+    /// fixes the text or ends, and at the token budget.
+    private func draft() -> [Int32] {
+        guard draftLength > 0, !draftSource.isEmpty else { return [] }
+        var ahead = automaton
+        guard ahead.takeForcedBytes().isEmpty else { return [] }
+        let budget = min(draftLength, maximumTokens - result.tokenCount)
+        guard budget > 0 else { return [] }
+        for length in stride(from: min(Self.draftMatch.longest, output.count), through: Self.draftMatch.shortest, by: -1) {
+            let tail = output[(output.count - length)...]
+            var start = draftSource.count - length - 1
+            while start >= 0 {
+                if draftSource[start..<(start + length)].elementsEqual(tail) { break }
+                start -= 1
+            }
+            guard start >= 0 else { continue }
+            var tokens: [Int32] = []
+            var state = automaton
+            for token in draftSource[(start + length)...].prefix(budget) {
+                let piece = vocabulary.pieces[Int(token)]
+                guard !piece.isEmpty, state.feed(bytes: piece) else { break }
+                tokens.append(token)
+                if state.isDone { break }
+                var fixed = state
+                if !fixed.takeForcedBytes().isEmpty { break }
+            }
+            return tokens
+        }
+        return []
+    }
+
+    private mutating func pick(_ logits: UnsafeBufferPointer<Float>) throws(GenerationError) -> Int32 {
+        try GuidedDecoder.pick(logits, automaton: automaton, vocabulary: vocabulary, sampler: &sampler, allowed: &allowed, masked: &masked)
     }
 
     private func checkBudget(_ tokens: Int) throws(GenerationError) {
         if tokens > maximumTokens { throw .exceededMaximumResponseTokens(maximumTokens) }
     }
+}
+
+struct GuidedDecoder {
+    let model: TokenModel
+    var sampler: Sampler
+    let maximumTokens: Int
+    let options: GenerationOptions
+    private var masked = 0
+
+    init(model: TokenModel, options: GenerationOptions) {
+        self.model = model
+        self.options = options
+        sampler = Sampler(options: options)
+        maximumTokens = options.maximumResponseTokens ?? 4096
+    }
+
+    /// Generates a value matching `schema`, starting from `logits` (those after the prompt).
+    /// `checkpoint` runs between decode steps: it throws to cancel, and receives the output so far.
+    /// `draftSource` (the prompt's tokens) and `draftLength` turn on copies (`GuidedGeneration`).
+    mutating func generate(isolation: isolated (any Actor)? = #isolation, schema: CompiledSchema, logits initial: UnsafeBufferPointer<Float>,
+                           draftSource: [Int32] = [], draftLength: Int = 0,
+                           checkpoint: ([UInt8]) async throws(GenerationError) -> Void) async throws(GenerationError) -> DecodeResult {
+        var generation = GuidedGeneration(model: model, schema: schema, options: options, draftSource: draftSource, draftLength: draftLength)
+        var logits = [initial]
+        while true {
+            try await checkpoint(generation.result.bytes)
+            guard let evaluation = try generation.next(logits) else { break }
+            if evaluation.dropping > 0 { model.dropLast(evaluation.dropping) }
+            logits = evaluation.everyPosition ? try model.appendEach(evaluation.tokens) : [try model.append(evaluation.tokens)]
+        }
+        return generation.result
+    }
+
+    mutating func pick(_ logits: UnsafeBufferPointer<Float>, automaton: SchemaAutomaton, allowed: inout [Int32]) throws(GenerationError) -> Int32 {
+        try Self.pick(logits, automaton: automaton, vocabulary: model.vocabulary, sampler: &sampler, allowed: &allowed, masked: &masked)
+    }
 
     /// The next token. Greedy and top-k only need the best allowed tokens, so the most likely
     /// tokens are tried in order against the automaton (usually the first one passes); the whole
     /// vocabulary is masked through the trie only when they all fail, and for top-p.
-    mutating func pick(_ logits: UnsafeBufferPointer<Float>, automaton: SchemaAutomaton,
-                               allowed: inout [Int32]) throws(GenerationError) -> Int32 {
-        let vocabulary = model.vocabulary
+    static func pick(_ logits: UnsafeBufferPointer<Float>, automaton: SchemaAutomaton, vocabulary: Vocabulary, sampler: inout Sampler,
+                     allowed: inout [Int32], masked: inout Int) throws(GenerationError) -> Int32 {
         let wanted: Int? = switch sampler.mode {
         case .greedy: 1
         case .topK(let k, _): k
@@ -90,9 +227,9 @@ struct GuidedDecoder {
         }
         if let wanted {
             let best = Sampler.argmax(logits)
-            if wanted == 1 && isAllowed(best, automaton: automaton) { return best }
+            if wanted == 1 && isAllowed(best, automaton: automaton, vocabulary: vocabulary) { return best }
             allowed.removeAll(keepingCapacity: true)
-            for token in Sampler.ranked(logits, count: max(64, wanted * 4)) where isAllowed(token, automaton: automaton) {
+            for token in Sampler.ranked(logits, count: max(64, wanted * 4)) where isAllowed(token, automaton: automaton, vocabulary: vocabulary) {
                 allowed.append(token)
                 if allowed.count == wanted { return sampler.sample(logits, allowed: allowed) }
             }
@@ -107,9 +244,9 @@ struct GuidedDecoder {
         return sampler.sample(logits, allowed: allowed)
     }
 
-    private func isAllowed(_ token: Int32, automaton: SchemaAutomaton) -> Bool {
-        let piece = model.vocabulary.pieces[Int(token)]
-        if piece.isEmpty { return automaton.canStop && model.vocabulary.endOfGeneration.contains(token) }
+    private static func isAllowed(_ token: Int32, automaton: SchemaAutomaton, vocabulary: Vocabulary) -> Bool {
+        let piece = vocabulary.pieces[Int(token)]
+        if piece.isEmpty { return automaton.canStop && vocabulary.endOfGeneration.contains(token) }
         var copy = automaton
         return copy.feed(bytes: piece)
     }

@@ -8,4 +8,9 @@ public protocol TokenModel: AnyObject {
     /// Appends tokens to the sequence and returns the logits of the token after the last one,
     /// valid until the next call.
     func append(_ tokens: [Int32]) throws(GenerationError) -> UnsafeBufferPointer<Float>
+    /// Appends tokens and returns the logits after each of them, valid until the next call:
+    /// for checking drafted tokens in one evaluation.
+    func appendEach(_ tokens: [Int32]) throws(GenerationError) -> [UnsafeBufferPointer<Float>]
+    /// Drops the last `count` tokens of the sequence (drafted tokens that were refused).
+    func dropLast(_ count: Int)
 }

@@ -26,10 +26,15 @@ public struct GenerationOptions: Sendable, Hashable {
     /// Divides the logits before sampling; nil means 1. Ignored by greedy sampling.
     public var temperature: Double?
     public var maximumResponseTokens: Int?
+    /// Copies (prompt-lookup decoding, greedy guided generation only): after each sampled token,
+    /// up to this many tokens that follow the output's last tokens in the prompt are drafted and
+    /// checked in one evaluation; the output is the same as without. Nil or 0: off.
+    public var promptLookup: Int?
 
-    public init(sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil) {
+    public init(sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil, promptLookup: Int? = nil) {
         self.sampling = sampling
         self.temperature = temperature
         self.maximumResponseTokens = maximumResponseTokens
+        self.promptLookup = promptLookup
     }
 }

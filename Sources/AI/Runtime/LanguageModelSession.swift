@@ -11,8 +11,10 @@ public actor LanguageModelSession {
     public nonisolated let promptStyle: PromptStyle
     /// Tokens this session's context holds; the model configuration's size unless given.
     public nonisolated let contextSize: Int
-    private var context: LlamaContext?
-    private var isResponding = false
+    /// How many prompts `respond(toEach:)` decodes in one batch (sequences in the context).
+    public nonisolated let batchSize: Int
+    var context: LlamaContext?
+    var isResponding = false
 
     /// How the instructions and a prompt become the model's text.
     public enum PromptStyle: Sendable, Hashable {
@@ -26,11 +28,13 @@ public actor LanguageModelSession {
 
     /// `contextSize` below the model configuration's saves memory for short requests (each
     /// session owns its context's keys and values).
-    public init(model: LanguageModel = .default, instructions: String? = nil, promptStyle: PromptStyle = .chat, contextSize: Int? = nil) {
+    public init(model: LanguageModel = .default, instructions: String? = nil, promptStyle: PromptStyle = .chat, contextSize: Int? = nil,
+                batchSize: Int = 1) {
         self.model = model
         self.instructions = instructions
         self.promptStyle = promptStyle
         self.contextSize = contextSize ?? model.configuration.contextSize
+        self.batchSize = max(1, batchSize)
     }
 
     public var isRespondingNow: Bool { isResponding }
@@ -179,17 +183,17 @@ public actor LanguageModelSession {
 
     // MARK: Internals
 
-    private func makeContext() throws(GenerationError) -> LlamaContext {
+    func makeContext() throws(GenerationError) -> LlamaContext {
         if let context { return context }
         let loaded = try model.loaded()
         var configuration = model.configuration
         configuration.contextSize = contextSize
-        let context = try LlamaContext(model: loaded, configuration: configuration)
+        let context = try LlamaContext(model: loaded, configuration: configuration, sequences: batchSize)
         self.context = context
         return context
     }
 
-    private nonisolated func systemText(schema: GenerationSchema?) -> String? {
+    nonisolated func systemText(schema: GenerationSchema?) -> String? {
         guard let schema else { return instructions }
         let schemaText = "Respond with JSON that matches this JSON schema:\n\(schema.jsonSchema.jsonString)"
         guard let instructions, !instructions.isEmpty else { return schemaText }
@@ -198,8 +202,8 @@ public actor LanguageModelSession {
 
     /// The chat-formatted prompt as tokens. The template's own text may hold control tokens; the
     /// user's text is tokenized as plain text, so a note containing "<|im_end|>" stays text.
-    private func promptTokens(system: String?, user: String, context: LlamaContext) throws(GenerationError)
-        -> (tokens: [Int32], userEnd: Int, textBeforeUser: String) {
+    func promptTokens(system: String?, user: String, context: LlamaContext) throws(GenerationError)
+        -> (tokens: [Int32], userStart: Int, userEnd: Int, textBeforeUser: String) {
         let marker = "\u{1}notes-prompt\u{1}"
         let rendered = switch promptStyle {
         case .chat: PromptFormat.render(model: context.model, system: system, user: marker)
@@ -214,7 +218,7 @@ public actor LanguageModelSession {
               let tail = model.tokenize(Array(after.utf8), addBeginning: false, special: true) else {
             throw .decodingFailure("the prompt could not be tokenized")
         }
-        return (head + body + tail, head.count + body.count, before)
+        return (head + body + tail, head.count, head.count + body.count, before)
     }
 
     private func run(prompt: String, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions,
@@ -231,9 +235,9 @@ public actor LanguageModelSession {
         let context = try makeContext()
         let clock = ContinuousClock()
         let start = clock.now
-        let tokens = try promptTokens(system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: prompt, context: context).tokens
+        let tokens = try promptTokens(system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: prompt, context: context)
         if Task.isCancelled { throw .cancelled }
-        let (logits, reused) = try context.evaluate(tokens)
+        let (logits, reused) = try context.evaluate(tokens.tokens)
         let promptDone = clock.now
         var decoder = GuidedDecoder(model: context, options: options)
         var lastCount = 0
@@ -246,17 +250,18 @@ public actor LanguageModelSession {
             await Task.yield()
         }
         let result = if let compiled {
-            try await decoder.generate(schema: compiled, logits: logits, checkpoint: checkpoint)
+            try await decoder.generate(schema: compiled, logits: logits, draftSource: Self.draftSource(tokens, options: options),
+                                       draftLength: options.promptLookup ?? 0, checkpoint: checkpoint)
         } else {
             try await decoder.generateText(logits: logits, checkpoint: checkpoint)
         }
-        let statistics = GenerationStatistics(promptTokens: tokens.count, reusedPromptTokens: reused, responseTokens: result.tokenCount,
+        let statistics = GenerationStatistics(promptTokens: tokens.tokens.count, reusedPromptTokens: reused, responseTokens: result.tokenCount,
                                               sampledTokens: result.sampledCount, fastForwardedTokens: result.fastForwardedCount, maskedSteps: result.maskedCount,
-                                              promptDuration: promptDone - start, generationDuration: clock.now - promptDone)
+                                              promptDuration: promptDone - start, generationDuration: clock.now - promptDone, draftedTokens: result.draftedCount)
         return (result.bytes, statistics)
     }
 
-    private static func content(_ bytes: [UInt8], schema: GenerationSchema, statistics: GenerationStatistics?) throws(GenerationError) -> Response<GeneratedContent> {
+    static func content(_ bytes: [UInt8], schema: GenerationSchema, statistics: GenerationStatistics?) throws(GenerationError) -> Response<GeneratedContent> {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .decodingFailure("the output is not valid UTF-8") }
         do {
             let content = try GeneratedContent(json: text)
@@ -267,6 +272,11 @@ public actor LanguageModelSession {
         } catch {
             throw .decodingFailure(error.message)
         }
+    }
+
+    /// The user's text, where copies are drafted from (`GenerationOptions.promptLookup`).
+    static func draftSource(_ prompt: (tokens: [Int32], userStart: Int, userEnd: Int, textBeforeUser: String), options: GenerationOptions) -> [Int32] {
+        (options.promptLookup ?? 0) > 0 ? Array(prompt.tokens[prompt.userStart..<prompt.userEnd]) : []
     }
 
     private static func snapshot(_ bytes: [UInt8], guided: Bool) -> ResponseSnapshot {

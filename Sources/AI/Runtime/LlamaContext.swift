@@ -1,24 +1,37 @@
-// One llama.cpp context: the KV cache of one sequence, and the tokens that are in it.
+// One llama.cpp context: one KV cache for one or several sequences, and the tokens in each.
 import CLlama
 
 /// Owned by one session actor; never shared. Keeps track of the tokens in its KV cache so that
-/// a new prompt re-evaluates only what differs from the last one.
+/// a new prompt re-evaluates only what differs from the last one. Sequence 0 is the one single
+/// requests use; sequences 1 and up exist only while a batch runs (`decode(_:)`), and share the
+/// cells of the prefix they were forked from (one unified cache).
 final class LlamaContext: TokenModel {
     let model: LoadedModel
     private let context: OpaquePointer
     private var batch: llama_batch
     private let batchSize: Int
     let contextSize: Int
-    /// The tokens whose keys and values are in the cache, in order from position 0.
-    private(set) var evaluated: [Int32] = []
+    /// How many sequences the cache can hold at once.
+    let sequenceCount: Int
+    /// The tokens whose keys and values are in the cache, per sequence, in order from position 0.
+    private var sequences: [[Int32]]
+    /// Logits copied out of llama.cpp when a batch took more than one `llama_decode`.
+    private var copiedLogits = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+
+    /// Sequence 0's tokens.
+    var evaluated: [Int32] { sequences[0] }
 
     var vocabulary: Vocabulary { model.vocabulary }
     private var api: notes_llama_api { model.api }
 
-    init(model: LoadedModel, configuration: ModelConfiguration) throws(GenerationError) {
+    init(model: LoadedModel, configuration: ModelConfiguration, sequences: Int = 1) throws(GenerationError) {
         self.model = model
         var params = model.api.llama_context_default_params()
         params.n_ctx = UInt32(configuration.contextSize)
+        params.n_seq_max = UInt32(max(1, sequences))
+        // One cache for every sequence: forked sequences share the prefix's cells, and a single
+        // request may use the whole context.
+        params.kv_unified = true
         params.n_batch = 512
         params.n_ubatch = 512
         params.n_threads = Int32(configuration.threads)
@@ -30,10 +43,13 @@ final class LlamaContext: TokenModel {
         self.context = context
         contextSize = Int(model.api.llama_n_ctx(context))
         batchSize = 512
+        sequenceCount = max(1, sequences)
+        self.sequences = Array(repeating: [], count: sequenceCount)
         batch = model.api.llama_batch_init(Int32(batchSize), 0, 1)
     }
 
     deinit {
+        copiedLogits.deallocate()
         api.llama_batch_free(batch)
         api.llama_free(context)
     }
@@ -64,10 +80,16 @@ final class LlamaContext: TokenModel {
         // "Returns false if a partial sequence cannot be removed. Removing a whole sequence never fails."
         if !api.llama_memory_seq_rm(memory, 0, Int32(count), -1) {
             api.llama_memory_clear(memory, true)
-            evaluated.removeAll()
+            for index in sequences.indices { sequences[index].removeAll() }
             return
         }
-        evaluated.removeLast(evaluated.count - count)
+        sequences[0].removeLast(evaluated.count - count)
+    }
+
+    func dropLast(_ count: Int) { truncate(to: evaluated.count - count) }
+
+    func appendEach(_ tokens: [Int32]) throws(GenerationError) -> [UnsafeBufferPointer<Float>] {
+        try decode([SequenceInput(sequence: 0, tokens: tokens, everyPosition: true)])[0]
     }
 
     func append(_ tokens: [Int32]) throws(GenerationError) -> UnsafeBufferPointer<Float> {
@@ -93,7 +115,7 @@ final class LlamaContext: TokenModel {
             case 1: throw .exceededContextWindowSize(tokens: evaluated.count + count, contextSize: contextSize)
             default: throw .decodingFailure("llama_decode returned \(status)")
             }
-            evaluated += tokens[start..<(start + count)]
+            sequences[0] += tokens[start..<(start + count)]
             start += count
         }
         guard let logits = api.llama_get_logits_ith(context, -1) else { throw .decodingFailure("llama.cpp returned no logits") }
@@ -115,13 +137,117 @@ final class LlamaContext: TokenModel {
     func restore(state: ArraySlice<UInt8>, tokens: [Int32]) -> Bool {
         let memory = api.llama_get_memory(context)
         api.llama_memory_clear(memory, true)
-        evaluated.removeAll()
+        for index in sequences.indices { sequences[index].removeAll() }
         let read = state.withUnsafeBufferPointer { api.llama_state_seq_set_data(context, $0.baseAddress, $0.count, 0) }
         guard read > 0 else {
             api.llama_memory_clear(memory, true)
             return false
         }
-        evaluated = tokens
+        sequences[0] = tokens
         return true
+    }
+
+    // MARK: Several sequences
+
+    /// One sequence's part of a batch.
+    struct SequenceInput {
+        var sequence: Int
+        var tokens: [Int32]
+        /// The logits after every token are wanted (to check drafts), not only after the last.
+        var everyPosition: Bool
+    }
+
+    /// The tokens in sequence `index`.
+    func tokens(inSequence index: Int) -> [Int32] { sequences[index] }
+
+    /// Makes sequence `index` (not 0) hold sequence 0's first `count` tokens, sharing their
+    /// cells: nothing is evaluated.
+    func fork(_ index: Int, prefix count: Int) {
+        precondition(index > 0 && index < sequenceCount && count <= evaluated.count)
+        let memory = api.llama_get_memory(context)
+        _ = api.llama_memory_seq_rm(memory, Int32(index), -1, -1)
+        api.llama_memory_seq_cp(memory, 0, Int32(index), 0, Int32(count))
+        sequences[index] = Array(evaluated[..<count])
+    }
+
+    /// Empties sequences 1 and up, handing their cells back.
+    func dropForks() {
+        let memory = api.llama_get_memory(context)
+        for index in 1..<sequenceCount where !sequences[index].isEmpty {
+            // "Removing a whole sequence never fails."
+            _ = api.llama_memory_seq_rm(memory, Int32(index), -1, -1)
+            sequences[index].removeAll()
+        }
+    }
+
+    /// Drops sequence `index` from `count` tokens on.
+    func truncate(sequence index: Int, to count: Int) throws(GenerationError) {
+        guard index > 0 else { return truncate(to: count) }
+        guard count < sequences[index].count else { return }
+        let memory = api.llama_get_memory(context)
+        guard api.llama_memory_seq_rm(memory, Int32(index), Int32(count), -1) else {
+            throw .decodingFailure("llama.cpp could not shorten a sequence of the batch")
+        }
+        sequences[index].removeLast(sequences[index].count - count)
+    }
+
+    /// Appends each input's tokens to its sequence, in as few `llama_decode` calls as the batch
+    /// size allows, and returns for each input the logits it asked for, valid until the next call.
+    func decode(_ inputs: [SequenceInput]) throws(GenerationError) -> [[UnsafeBufferPointer<Float>]] {
+        struct Entry { var input: Int; var token: Int32; var position: Int; var output: Int? }
+        var entries: [Entry] = []
+        var outputs = 0
+        for (index, input) in inputs.enumerated() {
+            let start = sequences[input.sequence].count
+            for (offset, token) in input.tokens.enumerated() {
+                let wanted = input.everyPosition || offset == input.tokens.count - 1
+                entries.append(Entry(input: index, token: token, position: start + offset, output: wanted ? outputs : nil))
+                if wanted { outputs += 1 }
+            }
+        }
+        guard !entries.isEmpty else { return inputs.map { _ in [] } }
+        let vocabularySize = vocabulary.count
+        let chunks = (entries.count + batchSize - 1) / batchSize
+        if chunks > 1, copiedLogits.count < outputs * vocabularySize {
+            copiedLogits.deallocate()
+            copiedLogits = .allocate(capacity: outputs * vocabularySize)
+        }
+        var pointers = [UnsafePointer<Float>?](repeating: nil, count: outputs)
+        var chunkStart = 0
+        while chunkStart < entries.count {
+            let chunk = entries[chunkStart..<min(chunkStart + batchSize, entries.count)]
+            batch.n_tokens = Int32(chunk.count)
+            for (slot, entry) in chunk.enumerated() {
+                batch.token[slot] = entry.token
+                batch.pos[slot] = Int32(entry.position)
+                batch.n_seq_id[slot] = 1
+                batch.seq_id[slot]![0] = Int32(inputs[entry.input].sequence)
+                batch.logits[slot] = entry.output == nil ? 0 : 1
+            }
+            let status = api.llama_decode(context, batch)
+            switch status {
+            case 0: break
+            case 1: throw .exceededContextWindowSize(tokens: sequences.reduce(0) { $0 + $1.count } + chunk.count, contextSize: contextSize)
+            default: throw .decodingFailure("llama_decode returned \(status)")
+            }
+            for (slot, entry) in chunk.enumerated() {
+                sequences[inputs[entry.input].sequence].append(entry.token)
+                guard let output = entry.output else { continue }
+                guard let logits = api.llama_get_logits_ith(context, Int32(slot)) else { throw .decodingFailure("llama.cpp returned no logits") }
+                if chunks > 1 {
+                    let target = copiedLogits.baseAddress! + output * vocabularySize
+                    target.update(from: logits, count: vocabularySize)
+                    pointers[output] = UnsafePointer(target)
+                } else {
+                    pointers[output] = UnsafePointer(logits)
+                }
+            }
+            chunkStart += chunk.count
+        }
+        var result: [[UnsafeBufferPointer<Float>]] = inputs.map { _ in [] }
+        for entry in entries {
+            if let output = entry.output { result[entry.input].append(UnsafeBufferPointer(start: pointers[output], count: vocabularySize)) }
+        }
+        return result
     }
 }

@@ -19,6 +19,8 @@ public struct GenerationStatistics: Sendable, Hashable {
     public var maskedSteps: Int
     public var promptDuration: Duration
     public var generationDuration: Duration
+    /// Response tokens copied from the prompt: drafted, checked and kept (`GenerationOptions.promptLookup`).
+    public var draftedTokens = 0
 
     /// Response tokens per second of generation.
     public var tokensPerSecond: Double {

@@ -54,6 +54,32 @@ let info = model.info()
 report(cold ? "cold_model_load_s" : "model_load_s", seconds(clock.now - loadStart))
 let greedy = GenerationOptions(maximumResponseTokens: 256)
 
+if arguments.contains("--guided-overhead") {
+    // Guided decoding's cost per token: the same story prompt answered as free text and as one
+    // free JSON string, alternately, ROUNDS times; tokens per second of sampled tokens only
+    // (fast-forwarded ones are free), over the same generation budget.
+    let rounds = ProcessEnvironment.current["ROUNDS"].flatMap { Int($0) } ?? 3
+    let text = GenerationSchema.object("Story", properties: [.init("story", .string(minLength: 1, maxLength: 400))])
+    let options = GenerationOptions(maximumResponseTokens: 160)
+    // Room for the longest string the schema allows: the guided answer always completes.
+    let guidedOptions = GenerationOptions(maximumResponseTokens: 420)
+    let session = LanguageModelSession(model: model)
+    _ = try await session.respond(to: "Say hello.", options: GenerationOptions(maximumResponseTokens: 8))
+    var ratios: [Double] = []
+    for round in 1...rounds {
+        let free = try await session.respond(to: story, options: options).statistics
+        let guided = try await session.respond(to: story, schema: text, includeSchemaInPrompt: false, options: guidedOptions).statistics
+        let freeRate = Double(free.sampledTokens) / seconds(free.generationDuration)
+        let guidedRate = Double(guided.sampledTokens) / seconds(guided.generationDuration)
+        print("round \(round): unconstrained \(free.sampledTokens) tokens \((freeRate * 10).rounded() / 10) tok/s, guided \(guided.sampledTokens) sampled "
+              + "\((guidedRate * 10).rounded() / 10) tok/s (masked steps \(guided.maskedSteps))")
+        ratios.append(guidedRate / freeRate)
+    }
+    report("vocabulary", Double(info.vocabularySize ?? 0))
+    report("guided_over_unconstrained_median", ratios.sorted()[ratios.count / 2])
+    exit(0)
+}
+
 if cold {
     // A new process: the prefix comes from the file the warm run saved.
     let session = LanguageModelSession(model: model, instructions: instructions)

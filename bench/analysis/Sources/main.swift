@@ -5,7 +5,8 @@
 // --category-scores adds each note's calibrated category scores ("scores") to its line.
 // NOTES_READER_MODEL names the model that reads tasks and summaries (else the default reader,
 // `NoteReader.model(environment:)`; `none` for the rules alone); --rule-tasks all adds every task
-// the rules find to the reader's.
+// the rules find to the reader's. --batch N reads N notes at a time in one batch (default 1: one
+// after the other); --no-copies turns off drafting from the note (prompt-lookup decoding).
 import AI
 import Foundation
 import Notes
@@ -29,7 +30,10 @@ let notes = try lines.map { try JSONDecoder().decode(DevNote.self, from: Data($0
 let rulesOnly = arguments.contains("--rules-only")
 let environment = ProcessInfo.processInfo.environment
 let ruleTasks = arguments.firstIndex(of: "--rule-tasks").flatMap { NoteAnalyzer.RuleTasks(rawValue: arguments[$0 + 1]) } ?? .checklists
-let analyzer = NoteAnalyzer(model: NoteAnalyzer.model(environment: environment), reader: NoteReader.model(environment: environment).map(NoteReader.init),
+let batch = max(1, arguments.firstIndex(of: "--batch").flatMap { Int(arguments[$0 + 1]) } ?? 1)
+let copies = !arguments.contains("--no-copies")
+let analyzer = NoteAnalyzer(model: NoteAnalyzer.model(environment: environment),
+                            reader: NoteReader.model(environment: environment).map { NoteReader(model: $0, batchSize: batch, copies: copies) },
                             ruleTasks: ruleTasks)
 if !rulesOnly, let reason = analyzer.unavailableReason() {
     FileHandle.standardError.write(Data("model unavailable: \(reason)\n".utf8))
@@ -46,17 +50,33 @@ guard FileManager.default.createFile(atPath: arguments[2], contents: nil), let o
     FileHandle.standardError.write(Data("cannot write \(arguments[2])\n".utf8))
     exit(1)
 }
-for (index, dev) in notes.enumerated() {
+let runStart = milliseconds()
+var done = 0
+for groupStart in stride(from: 0, to: notes.count, by: batch) {
+  let group = Array(notes[groupStart..<min(groupStart + batch, notes.count)])
+  let made = try group.map { dev in
     let created = Timestamp(iso8601: dev.created)!
     var generator = SeededGenerator(text: dev.id)
-    let note = try NoteInput.makeNote(text: dev.text, title: nil, extraTags: [], at: created,
-                                      id: NoteID(milliseconds: created.milliseconds, using: &generator))
+    return try NoteInput.makeNote(text: dev.text, title: nil, extraTags: [], at: created,
+                                  id: NoteID(milliseconds: created.milliseconds, using: &generator))
+  }
+  let groupStart = milliseconds()
+  // A batch is analysed together; its notes share its time.
+  let batched: [Result<Analysis, any Error>]? = rulesOnly || group.count == 1 ? nil
+      : await analyzer.analyze(made, today: Timestamp(iso8601: group[0].today)!)
+  let groupMilliseconds = milliseconds() - groupStart
+  for (offset, (dev, note)) in zip(group, made).enumerated() {
     let start = milliseconds()
     let usageBefore = analyzer.reader?.usage
     var record: [String: Any] = ["id": dev.id]
     do {
         let today = Timestamp(iso8601: dev.today)!
-        let analysis = rulesOnly ? NoteAnalyzer.rules(note, today: today) : try await analyzer.analyze(note, today: today, partial: nil)
+        let analysis: Analysis
+        if let batched {
+            analysis = try batched[offset].get()
+        } else {
+            analysis = rulesOnly ? NoteAnalyzer.rules(note, today: today) : try await analyzer.analyze(note, today: today, partial: nil)
+        }
         record["category"] = analysis.category.rawValue
         record["urgency"] = analysis.urgency
         record["tasks"] = analysis.tasks.map { ["text": $0.text, "due": $0.due ?? NSNull()] as [String: Any] }
@@ -70,15 +90,19 @@ for (index, dev) in notes.enumerated() {
         record["valid"] = false
         record["error"] = "\(error)"
     }
-    record["ms"] = milliseconds() - start
+    record["ms"] = batched == nil ? milliseconds() - start : groupMilliseconds / Double(group.count)
     // The reader's tokens for this note: the prompt it evaluated and the answer.
     if let before = usageBefore, let after = analyzer.reader?.usage, after.notes > before.notes {
         record["reader_tokens"] = ["prompt": after.promptTokens - before.promptTokens, "sampled": after.sampledTokens - before.sampledTokens,
-                                   "fast_forwarded": after.fastForwardedTokens - before.fastForwardedTokens]
+                                   "fast_forwarded": after.fastForwardedTokens - before.fastForwardedTokens,
+                                   "drafted": after.draftedTokens - before.draftedTokens,
+                                   "generation_ms": (after.generationSeconds - before.generationSeconds) * 1000]
     }
     // One line at a time: an interrupted run keeps what it did.
     output.write(try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) + Data("\n".utf8))
-    FileHandle.standardError.write(Data("\r\(index + 1)/\(notes.count)".utf8))
+    done += 1
+    FileHandle.standardError.write(Data("\r\(done)/\(notes.count)".utf8))
+  }
 }
-FileHandle.standardError.write(Data("\n".utf8))
+FileHandle.standardError.write(Data("\nnotes per minute: \(String(format: "%.2f", Double(done) * 60_000 / (milliseconds() - runStart)))\n".utf8))
 try output.close()
