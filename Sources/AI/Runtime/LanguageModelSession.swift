@@ -2,17 +2,33 @@
 
 import Glibc
 
-/// Owns one llama.cpp context; one request at a time. Each request is answered from the
-/// instructions and its prompt (earlier requests are not part of later prompts), and reuses
-/// whatever prompt prefix is already in the context's cache (see `prewarm`).
+/// Owns one llama.cpp context; one request at a time, reusing whatever prompt prefix is already
+/// in the context's cache (see `prewarm`). Two kinds, by initializer:
+///
+/// - a conversation (`init(model:tools:instructions:)`, as in FoundationModels): the transcript
+///   keeps every prompt, tool call, tool output and response, and each request sees all of it;
+///   the model may call the session's tools before it answers (`LanguageModelSession+Tools`);
+/// - independent requests (`init(model:instructions:promptStyle:)`): each is answered from the
+///   instructions and its prompt alone, for one note after another behind one prewarmed
+///   prefix; the transcript holds the instructions and the last request.
 public actor LanguageModelSession {
     public nonisolated let model: LanguageModel
     public nonisolated let instructions: String?
     public nonisolated let promptStyle: PromptStyle
     /// Tokens this session's context holds; the model configuration's size unless given.
     public nonisolated let contextSize: Int
-    private var context: LlamaContext?
-    private var isResponding = false
+    /// What the model may call before it answers (conversations only).
+    public nonisolated let tools: [any Tool]
+    /// True when each request sees the transcript of the ones before.
+    public nonisolated let isConversation: Bool
+    /// Tool calls allowed in one request; once they are made, the model must answer.
+    public nonisolated let maximumToolCalls: Int
+    var context: LlamaContext?
+    /// Set by the tests: the token model a conversation runs on instead of llama.cpp.
+    let backend: (any SessionBackend)?
+    var isResponding = false
+    /// Everything said so far, in order; see the kinds above.
+    public internal(set) var transcript: Transcript
 
     /// How the instructions and a prompt become the model's text.
     public enum PromptStyle: Sendable, Hashable {
@@ -27,10 +43,37 @@ public actor LanguageModelSession {
     /// `contextSize` below the model configuration's saves memory for short requests (each
     /// session owns its context's keys and values).
     public init(model: LanguageModel = .default, instructions: String? = nil, promptStyle: PromptStyle = .chat, contextSize: Int? = nil) {
+        self.init(model: model, instructions: instructions, promptStyle: promptStyle, contextSize: contextSize, tools: [],
+                  conversation: false, maximumToolCalls: 0, backend: nil)
+    }
+
+    /// A conversation, with tools the model may call (none is fine). The transcript begins with
+    /// the instructions and every tool's definition.
+    public init(model: LanguageModel = .default, tools: [any Tool], instructions: String? = nil, contextSize: Int? = nil,
+                maximumToolCalls: Int = 6) {
+        self.init(model: model, instructions: instructions, promptStyle: .chat, contextSize: contextSize, tools: tools,
+                  conversation: true, maximumToolCalls: maximumToolCalls, backend: nil)
+    }
+
+    /// A conversation on a token model other than llama.cpp's (the tests' fake).
+    init(backend: any SessionBackend, tools: [any Tool], instructions: String? = nil, maximumToolCalls: Int = 6) {
+        self.init(model: LanguageModel(configuration: ModelConfiguration(modelPath: "/nonexistent")), instructions: instructions,
+                  promptStyle: .chat, contextSize: backend.contextSize, tools: tools, conversation: true,
+                  maximumToolCalls: maximumToolCalls, backend: backend)
+    }
+
+    private init(model: LanguageModel, instructions: String?, promptStyle: PromptStyle, contextSize: Int?, tools: [any Tool],
+                 conversation: Bool, maximumToolCalls: Int, backend: (any SessionBackend)?) {
         self.model = model
         self.instructions = instructions
         self.promptStyle = promptStyle
         self.contextSize = contextSize ?? model.configuration.contextSize
+        self.tools = tools
+        isConversation = conversation
+        self.maximumToolCalls = max(0, maximumToolCalls)
+        self.backend = backend
+        let definitions = tools.map { Transcript.ToolDefinition(name: $0.name, description: $0.description, parameters: $0.parameters) }
+        transcript = Transcript(entries: [.instructions(Transcript.Instructions(text: instructions, tools: definitions))])
     }
 
     public var isRespondingNow: Bool { isResponding }
@@ -38,6 +81,10 @@ public actor LanguageModelSession {
     // MARK: Requests
 
     public func respond(to prompt: String, options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> Response<String> {
+        if isConversation {
+            let turn = try await converse(prompt: prompt, answer: nil, options: options, onPartial: nil)
+            return Response(content: turn.text, rawContent: turn.raw, statistics: turn.statistics)
+        }
         let (bytes, statistics) = try await run(prompt: prompt, schema: nil, includeSchemaInPrompt: false, options: options, onPartial: nil)
         let text = String(decoding: bytes, as: UTF8.self)
         return Response(content: text, rawContent: text, statistics: statistics)
@@ -56,6 +103,7 @@ public actor LanguageModelSession {
     /// Guided generation for a schema built at run time.
     public func respond(to prompt: String, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
                         options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> Response<GeneratedContent> {
+        if isConversation { return try await respond(to: prompt, options: options, schema: { _ in schema }) }
         let (bytes, statistics) = try await run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options, onPartial: nil)
         return try Self.content(bytes, schema: schema, statistics: statistics)
     }
@@ -64,7 +112,11 @@ public actor LanguageModelSession {
     /// consuming task stops the generation at the next decode step.
     public nonisolated func streamResponse(to prompt: String, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
                                            options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<ResponseSnapshot, Error> {
-        AsyncThrowingStream { continuation in
+        if isConversation {
+            let fixed: (@Sendable (Transcript) -> GenerationSchema)? = if let schema { { @Sendable _ in schema } } else { nil }
+            return streamConversation(to: prompt, options: options, schema: fixed)
+        }
+        return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     let (bytes, _) = try await self.run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
@@ -156,9 +208,18 @@ public actor LanguageModelSession {
         isResponding = true
         defer { isResponding = false }
         let context = try makeContext()
-        let prompt = try promptTokens(system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: promptPrefix ?? "", context: context)
-        let tokens = Array(prompt.tokens[..<prompt.userEnd])
-        let prefixText = prompt.textBeforeUser + (promptPrefix ?? "")
+        let tokens: [Int32]
+        let prefixText: String
+        if isConversation {
+            // The transcript so far (the instructions and tools, at first) and the next prompt's start.
+            let prompt = try Self.conversationTokens(transcript.messages + [ChatMessage(role: .user, content: promptPrefix ?? "")], model: context.model)
+            tokens = Array(prompt.tokens[..<prompt.lastContentEnd])
+            prefixText = prompt.textBeforeLastContent + (promptPrefix ?? "")
+        } else {
+            let prompt = try promptTokens(system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: promptPrefix ?? "", context: context)
+            tokens = Array(prompt.tokens[..<prompt.userEnd])
+            prefixText = prompt.textBeforeUser + (promptPrefix ?? "")
+        }
         let cache = PrefixCache(directory: model.configuration.prefixCacheDirectory, modelPath: model.configuration.modelPath,
                                 contextSize: context.contextSize, libraryIdentity: context.model.libraryIdentity, prefix: prefixText)
         if let cache {
@@ -179,7 +240,7 @@ public actor LanguageModelSession {
 
     // MARK: Internals
 
-    private func makeContext() throws(GenerationError) -> LlamaContext {
+    func makeContext() throws(GenerationError) -> LlamaContext {
         if let context { return context }
         let loaded = try model.loaded()
         var configuration = model.configuration
@@ -229,13 +290,23 @@ public actor LanguageModelSession {
             throw .invalidSchema(error.message)
         }
         let context = try makeContext()
+        let tokens = try promptTokens(system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: prompt, context: context).tokens
+        let result = try await generate(tokens: tokens, on: context, schema: compiled, options: options, onPartial: onPartial)
+        let text = String(decoding: result.0, as: UTF8.self)
+        transcript = Transcript(entries: [transcript[0], .prompt(Transcript.Prompt(text: prompt)), .response(Transcript.Response(text: text))])
+        return result
+    }
+
+    /// One generation: the prompt's tokens evaluated (reusing the cached prefix), then the
+    /// response decoded, guided by `schema` when there is one.
+    func generate(tokens: [Int32], on backend: any SessionBackend, schema compiled: CompiledSchema?, options: GenerationOptions,
+                  onPartial: (@Sendable ([UInt8]) -> Void)?) async throws(GenerationError) -> ([UInt8], GenerationStatistics) {
         let clock = ContinuousClock()
         let start = clock.now
-        let tokens = try promptTokens(system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: prompt, context: context).tokens
         if Task.isCancelled { throw .cancelled }
-        let (logits, reused) = try context.evaluate(tokens)
+        let (logits, reused) = try backend.evaluate(tokens)
         let promptDone = clock.now
-        var decoder = GuidedDecoder(model: context, options: options)
+        var decoder = GuidedDecoder(model: backend, options: options)
         var lastCount = 0
         let checkpoint: ([UInt8]) async throws(GenerationError) -> Void = { (bytes: [UInt8]) async throws(GenerationError) in
             if Task.isCancelled { throw GenerationError.cancelled }
@@ -256,7 +327,7 @@ public actor LanguageModelSession {
         return (result.bytes, statistics)
     }
 
-    private static func content(_ bytes: [UInt8], schema: GenerationSchema, statistics: GenerationStatistics?) throws(GenerationError) -> Response<GeneratedContent> {
+    static func content(_ bytes: [UInt8], schema: GenerationSchema, statistics: GenerationStatistics?) throws(GenerationError) -> Response<GeneratedContent> {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .decodingFailure("the output is not valid UTF-8") }
         do {
             let content = try GeneratedContent(json: text)
@@ -269,7 +340,7 @@ public actor LanguageModelSession {
         }
     }
 
-    private static func snapshot(_ bytes: [UInt8], guided: Bool) -> ResponseSnapshot {
+    static func snapshot(_ bytes: [UInt8], guided: Bool) -> ResponseSnapshot {
         let text = String(decoding: completeUTF8Prefix(bytes), as: UTF8.self)
         let content = guided ? try? GeneratedContent(json: text, partial: true) : nil
         return ResponseSnapshot(rawContent: text, content: content, isComplete: false)
