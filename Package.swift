@@ -33,12 +33,14 @@ let package = Package(
         .target(name: "AI", dependencies: ["Notes", "CLlama", "CLoader"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "Sync", dependencies: ["Notes", "CGit2", "CSodium"]),
         // The notebook on this machine: the application's flow between the CLI and the libraries.
-        .target(name: "Notebook", dependencies: ["Notes", "Storage"]),
+        .target(name: "Notebook", dependencies: ["Notes", "Storage", "AI"]),
         .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync", "Notebook"]),
         .executableTarget(name: "ai-bench", dependencies: ["AI"], path: "bench/ai/Sources"),
         .executableTarget(name: "analysis-eval", dependencies: ["AI", "Notes"], path: "bench/analysis/Sources"),
         // `swift run -c release sync-bench`: the sync against the git command line (bench/sync).
         .executableTarget(name: "sync-bench", dependencies: ["Sync", "Notes"], path: "bench/sync/Sources"),
+        // `swift run -c release ask-bench`: the `notes ask` flow question by question (bench/ask).
+        .executableTarget(name: "ask-bench", dependencies: ["AI", "Notebook", "Notes", "Storage"], path: "bench/ask/Sources"),
 
         // Build-time tool that turns migrations/*.sql into Swift source.
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
@@ -47,7 +49,7 @@ let package = Package(
         .testTarget(name: "NotesTests", dependencies: ["Notes"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Notes"], exclude: ["Fixtures"]),
         .testTarget(name: "AITests", dependencies: ["AI", "Notes"]),
-        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes"]),
+        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes", "AI"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes", "TestSupport"]),
         // Swift 5 mode: these tests share pipes and threads the way Foundation's Process needs.
         .testTarget(name: "CLITests", dependencies: ["TestSupport"], swiftSettings: [.swiftLanguageMode(.v5)]),

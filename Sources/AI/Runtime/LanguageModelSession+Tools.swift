@@ -25,11 +25,13 @@ extension LanguageModelSession {
 
     /// A guided answer whose schema is made again before every step, from the transcript so far:
     /// an answer can then be held to what the tools returned in this request (its sources among
-    /// the notes they found, say).
+    /// the notes they found, say). A nil schema means the model may not answer yet: the step
+    /// must call a tool (as "tool choice: required" elsewhere), which it can while calls are left.
     public func respond(to prompt: String, options: GenerationOptions = GenerationOptions(),
-                        schema: @escaping @Sendable (Transcript) -> GenerationSchema) async throws(GenerationError) -> Response<GeneratedContent> {
+                        schema: @escaping @Sendable (Transcript) -> GenerationSchema?) async throws(GenerationError) -> Response<GeneratedContent> {
         guard isConversation else {
-            return try await respond(to: prompt, schema: schema(transcript), options: options)
+            guard let fixed = schema(transcript) else { throw .invalidSchema("no schema for a request without tools") }
+            return try await respond(to: prompt, schema: fixed, options: options)
         }
         let turn = try await converse(prompt: prompt, answer: schema, options: options, onPartial: nil)
         return Response(content: turn.content ?? GeneratedContent(kind: .string(turn.text)), rawContent: turn.raw, statistics: turn.statistics)
@@ -38,12 +40,12 @@ extension LanguageModelSession {
     /// Streams the answer of a conversation's request (tool calls run first, unstreamed); the
     /// last snapshot is complete.
     public nonisolated func streamResponse(to prompt: String, options: GenerationOptions = GenerationOptions(),
-                                           schema: @escaping @Sendable (Transcript) -> GenerationSchema) -> AsyncThrowingStream<ResponseSnapshot, Error> {
+                                           schema: @escaping @Sendable (Transcript) -> GenerationSchema?) -> AsyncThrowingStream<ResponseSnapshot, Error> {
         streamConversation(to: prompt, options: options, schema: schema)
     }
 
     nonisolated func streamConversation(to prompt: String, options: GenerationOptions,
-                                        schema: (@Sendable (Transcript) -> GenerationSchema)?) -> AsyncThrowingStream<ResponseSnapshot, Error> {
+                                        schema: (@Sendable (Transcript) -> GenerationSchema?)?) -> AsyncThrowingStream<ResponseSnapshot, Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -69,9 +71,10 @@ extension LanguageModelSession {
         var statistics: GenerationStatistics
     }
 
-    /// One request of a conversation. A failure (a tool's error, a transcript too long for the
-    /// context, cancellation) leaves the transcript as it was before the request.
-    func converse(prompt: String, answer: (@Sendable (Transcript) -> GenerationSchema)?, options: GenerationOptions,
+    /// One request of a conversation; `answer` nil for a text answer. A failure (a tool's error,
+    /// a transcript too long for the context, cancellation) leaves the transcript as it was
+    /// before the request.
+    func converse(prompt: String, answer: (@Sendable (Transcript) -> GenerationSchema?)?, options: GenerationOptions,
                   onPartial: (@Sendable (ResponseSnapshot) -> Void)?) async throws(GenerationError) -> Turn {
         guard !isResponding else { throw .concurrentRequests }
         isResponding = true
@@ -83,8 +86,11 @@ extension LanguageModelSession {
             var total = GenerationStatistics.zero
             var calls = 0
             while true {
-                let answerSchema = answer?(transcript)
+                let answerSchema = answer.map { $0(transcript) }
                 let offered = calls < maximumToolCalls ? tools : []
+                if case .some(nil) = answerSchema, offered.isEmpty {
+                    throw .invalidSchema("the answer's schema is nil when no tool call is left")
+                }
                 let step = Self.stepSchema(tools: offered, answer: answerSchema)
                 let compiled: CompiledSchema?
                 do throws(SchemaError) {
@@ -93,7 +99,7 @@ extension LanguageModelSession {
                     throw .invalidSchema(error.message)
                 }
                 let tokens = try backend.conversationTokens(transcript.messages)
-                let forward = onPartial.map { Self.answerFilter(step: step, toolsOffered: !offered.isEmpty, answerGiven: answerSchema != nil, yield: $0) }
+                let forward = onPartial.map { Self.answerFilter(step: step, toolsOffered: !offered.isEmpty, answerGiven: answer != nil, yield: $0) }
                 let (bytes, statistics) = try await generate(tokens: tokens, on: backend, schema: compiled, options: options, onPartial: forward)
                 total.add(statistics)
                 guard let step else {
@@ -110,7 +116,7 @@ extension LanguageModelSession {
                     continue
                 }
                 transcript.append(.response(Transcript.Response(text: response.rawContent)))
-                if answerSchema == nil {
+                if answer == nil {
                     let text = (try? response.content.value(String.self, forProperty: "answer")) ?? response.rawContent
                     return Turn(raw: response.rawContent, text: text, content: nil, statistics: total)
                 }
@@ -122,12 +128,18 @@ extension LanguageModelSession {
         }
     }
 
-    /// What one step may generate: nil (free text) without tools or schema; the answer's schema
-    /// alone without tools; otherwise the union of `{"name": TOOL, "arguments": {...}}` for each
-    /// tool and the answer (an object that begins unlike a call).
-    static func stepSchema(tools: [any Tool], answer: GenerationSchema?) -> GenerationSchema? {
-        guard !tools.isEmpty else { return answer }
-        return .anyOf(tools.map(callSchema) + [answer ?? textAnswer])
+    /// What one step may generate, given the answer's schema (nil: a text answer; `.some(nil)`:
+    /// no answer yet). Without tools: free text, or the answer's schema alone. Otherwise the
+    /// union of `{"name": TOOL, "arguments": {...}}` for each tool and the answer (an object
+    /// that begins unlike a call), or of the calls alone.
+    static func stepSchema(tools: [any Tool], answer: GenerationSchema??) -> GenerationSchema? {
+        guard !tools.isEmpty else { return answer ?? nil }
+        let calls = tools.map(callSchema)
+        switch answer {
+        case .none: return .anyOf(calls + [textAnswer])
+        case .some(.none): return .anyOf(calls)
+        case .some(.some(let schema)): return .anyOf(calls + [schema])
+        }
     }
 
     static func callSchema(_ tool: any Tool) -> GenerationSchema {
@@ -148,8 +160,13 @@ extension LanguageModelSession {
     /// answer once its text begins as the answer's alternative does.
     static func answerFilter(step: GenerationSchema?, toolsOffered: Bool, answerGiven: Bool,
                              yield: @escaping @Sendable (ResponseSnapshot) -> Void) -> @Sendable ([UInt8]) -> Void {
-        let answerSchema: GenerationSchema? = if case .anyOf(let union)? = step { union.alternatives.last } else { step }
-        let opening = toolsOffered ? Array((answerSchema?.unionOpening?.text ?? "").utf8) : []
+        // With tools, the answer is the union's last alternative, unless the step allows calls only.
+        var answerOpening: [UInt8] = []
+        if toolsOffered, case .anyOf(let union)? = step, let last = union.alternatives.last {
+            answerOpening = Array((last.unionOpening?.text ?? "").utf8)
+            if answerOpening.starts(with: Array("{\"name\": ".utf8)) { return { _ in } }
+        }
+        let opening = answerOpening
         return { bytes in
             guard bytes.count >= opening.count, bytes.starts(with: opening) else { return }
             var snapshot = snapshot(bytes, guided: step != nil)

@@ -113,7 +113,7 @@ public actor LanguageModelSession {
     public nonisolated func streamResponse(to prompt: String, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
                                            options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<ResponseSnapshot, Error> {
         if isConversation {
-            let fixed: (@Sendable (Transcript) -> GenerationSchema)? = if let schema { { @Sendable _ in schema } } else { nil }
+            let fixed: (@Sendable (Transcript) -> GenerationSchema?)? = if let schema { { @Sendable _ in schema } } else { nil }
             return streamConversation(to: prompt, options: options, schema: fixed)
         }
         return AsyncThrowingStream { continuation in
