@@ -75,9 +75,9 @@ public final class NotebookQuestions: Sendable {
         let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 400)
         let stream = session.streamResponse(to: prompt(for: question), options: options) { transcript in
             Self.reportCalls(in: transcript, after: before, onEvent: onEvent)
-            // The first step searches (or reads, or lists): a question about notes needs them.
-            guard transcript.count > before + 1 else { return nil }
-            return Self.answerSchema(citable: sources.citable)
+            // The first step searches: a question about notes needs them, whatever it asks.
+            guard transcript.count > before + 1 else { return .callTool(only: ["search_notes"]) }
+            return .answer(Self.answerSchema(citable: sources.citable))
         }
         var final: GeneratedContent?
         for try await snapshot in stream {

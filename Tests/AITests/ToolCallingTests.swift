@@ -151,9 +151,9 @@ let shortAnswer = GenerationSchema.object("Reply", properties: [
             let tools = [LookupTool(name: "look"), LookupTool(name: "find")]
             let backend = FakeConversationModel(seed: seed)
             let session = LanguageModelSession(backend: backend, tools: tools, maximumToolCalls: 2)
-            // The first step must call a tool (a nil schema), the others may answer.
+            // The first step must call "find", the others may answer.
             let response = try await session.respond(to: "Find it.", options: GenerationOptions(sampling: .random(top: 6, seed: seed), maximumResponseTokens: 80)) {
-                transcript in transcript.count > 2 ? shortAnswer : nil
+                transcript in transcript.count > 2 ? .answer(shortAnswer) : .callTool(only: ["find"])
             }
             #expect(throws: Never.self) { try shortAnswer.validate(response.content) }
             let entries = await session.transcript.entries
@@ -161,7 +161,7 @@ let shortAnswer = GenerationSchema.object("Reply", properties: [
             let outputs = entries.compactMap { entry -> Transcript.ToolOutput? in if case .toolOutput(let output) = entry { output } else { nil } }
             #expect((1...2).contains(calls.count), "seed \(seed)")
             #expect(outputs.map(\.toolName) == calls.map(\.toolName))
-            guard case .toolCall = entries[2], case .response(let last) = entries.last else {
+            guard case .toolCall(let first) = entries[2], first.toolName == "find", case .response(let last) = entries.last else {
                 Issue.record("seed \(seed): \(entries)")
                 continue
             }
@@ -178,11 +178,11 @@ let shortAnswer = GenerationSchema.object("Reply", properties: [
     @Test func aToolsErrorNamesTheToolAndLeavesTheTranscriptAsItWas() async throws {
         let session = LanguageModelSession(backend: FakeConversationModel(seed: 1), tools: [FailingTool()])
         await #expect(throws: GenerationError.toolCallFailed(ToolCallError(toolName: "fail", underlyingError: FailingTool.Broken()))) {
-            try await session.respond(to: "Go.", options: GenerationOptions(maximumResponseTokens: 40)) { _ in nil }
+            try await session.respond(to: "Go.", options: GenerationOptions(maximumResponseTokens: 40)) { _ in .callTool() }
         }
         #expect(await session.transcript.count == 1)
         do {
-            _ = try await session.respond(to: "Go.", options: GenerationOptions(maximumResponseTokens: 40)) { _ in nil }
+            _ = try await session.respond(to: "Go.", options: GenerationOptions(maximumResponseTokens: 40)) { _ in .callTool() }
         } catch let GenerationError.toolCallFailed(error) {
             #expect(error.toolName == "fail")
             #expect(error.underlyingError is FailingTool.Broken)
@@ -205,10 +205,13 @@ let shortAnswer = GenerationSchema.object("Reply", properties: [
         #expect(await session.transcript == before)
     }
 
-    @Test func noSchemaWhenNoCallIsLeftIsAnError() async throws {
+    @Test func requiringACallWhenNoneCanBeMadeIsAnError() async throws {
         let session = LanguageModelSession(backend: FakeConversationModel(seed: 4), tools: [LookupTool(name: "look")], maximumToolCalls: 0)
         await #expect(throws: GenerationError.self) {
-            try await session.respond(to: "Go.", options: GenerationOptions(maximumResponseTokens: 40)) { _ in nil }
+            try await session.respond(to: "Go.", options: GenerationOptions(maximumResponseTokens: 40)) { _ in .callTool() }
+        }
+        await #expect(throws: GenerationError.self) {
+            try await session.respond(to: "Go.", options: GenerationOptions(maximumResponseTokens: 40)) { _ in .callTool(only: ["missing"]) }
         }
         #expect(await session.transcript.count == 1)
     }

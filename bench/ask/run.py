@@ -4,6 +4,9 @@ interleaved in one run: the same GGUF (the reader model), the same instructions,
 tools over the same notebook, the same question, greedy, 2 threads, 4,096 tokens of context.
 
     run.py NOTES_BINARY ASK_BENCH_BINARY QUESTIONS_DIR [--limit N] [--out RESULTS.jsonl]
+    run.py --report RESULTS.jsonl      (the tables again, from the rows a run wrote)
+
+Questions are asked round-robin over the four kinds, so a run cut short still has each kind.
 
 Ours runs in `ask-bench` (the Notebook layer's NotebookQuestions, as `notes ask` runs it, one
 conversation a question). The peer is llama-cpp-python 0.3's "chatml-function-calling" handler:
@@ -27,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from itertools import zip_longest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -225,7 +229,27 @@ def percent(fraction):
     return f"{100 * a / b:.0f}%" if b else "-"
 
 
+def report(rows):
+    print("| part | side | answerable right | fact | date | sum | unanswerable declined | invented citations | errors |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for part, subset in (("tuned", lambda q: not q["held_out"]), ("held out", lambda q: q["held_out"]), ("all", lambda q: True)):
+        for side in ("ours", "peer"):
+            s = summary(rows, side, subset)
+            print(f"| {part} | {side} | {s['answerable right']} ({percent(s['answerable right'])}) | {s['fact']} | {s['date']} | {s['sum']} | "
+                  f"{s['unanswerable declined']} ({percent(s['unanswerable declined'])}) | {s['invented citations']} | {s['errors']} |")
+    print()
+    for key, label in (("first_word_ms", "to the first answer word"), ("total_ms", "to the whole answer")):
+        a = [r["ours"][key] for r in rows if key in r["ours"]]
+        b = [r["peer"][key] for r in rows if key in r["peer"]]
+        if a and b:
+            ma, mb = statistics.median(a), statistics.median(b)
+            print(f"- median time {label}, {len(a)} questions: ours {ma / 1000:.1f} s, peer {mb / 1000:.1f} s ({ma / mb:.2f}x the peer's time)")
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--report":
+        report([json.loads(line) for line in open(sys.argv[2], encoding="utf-8") if line.strip()])
+        return
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("notes")
     ap.add_argument("ask_bench")
@@ -237,9 +261,10 @@ def main():
     args = ap.parse_args()
     data = json.load(open(os.path.join(args.dir, "questions.json")))
     questions = data["questions"]
+    by_kind = {kind: [q for q in questions if q["kind"] == kind] for kind in ("fact", "date", "sum", "none")}
+    questions = [q for group in zip_longest(*by_kind.values()) for q in group if q]
     if args.limit:
-        # Every kind and both parts, in the file's order, when only some are asked.
-        questions = [q for i, q in enumerate(questions) if i % max(1, len(questions) // args.limit) == 0][: args.limit]
+        questions = questions[: args.limit]
     home = tempfile.mkdtemp(prefix="notes-ask-bench-")
     env = dict(os.environ, NOTES_HOME=home, NOTES_READER_MODEL=args.model, ASK_NOW=args.now)
     subprocess.run([args.notes, "import", os.path.join(args.dir, "notes")], env=env, check=True, capture_output=True)
@@ -270,20 +295,8 @@ def main():
               f"{'ok' if row['peer_score']['right'] or row['peer_score']['declined'] else '--'} {peer.get('total_ms', 0) / 1000:.1f}s", file=sys.stderr, flush=True)
     ours.stdin.close()
     ours.wait()
-    print("\n| part | side | answerable right | fact | date | sum | unanswerable declined | invented citations | errors |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for part, subset in (("tuned", lambda q: not q["held_out"]), ("held out", lambda q: q["held_out"]), ("all", lambda q: True)):
-        for side in ("ours", "peer"):
-            s = summary(rows, side, subset)
-            print(f"| {part} | {side} | {s['answerable right']} ({percent(s['answerable right'])}) | {s['fact']} | {s['date']} | {s['sum']} | "
-                  f"{s['unanswerable declined']} ({percent(s['unanswerable declined'])}) | {s['invented citations']} | {s['errors']} |")
     print()
-    for key, label in (("first_word_ms", "to the first answer word"), ("total_ms", "to the whole answer")):
-        a = [r["ours"][key] for r in rows if key in r["ours"]]
-        b = [r["peer"][key] for r in rows if key in r["peer"]]
-        if a and b:
-            ma, mb = statistics.median(a), statistics.median(b)
-            print(f"- median time {label}: ours {ma / 1000:.1f} s, peer {mb / 1000:.1f} s ({ma / mb:.2f}x the peer's time)")
+    report(rows)
 
 
 if __name__ == "__main__":

@@ -18,38 +18,46 @@ extension LlamaContext: SessionBackend {
     }
 }
 
+/// What the model may do at the next step of a request with tools.
+public enum NextStep: Sendable {
+    /// Answer with this schema, or first call a tool while calls are left.
+    case answer(GenerationSchema)
+    /// Call a tool, one of these when named (as "tool choice: required" elsewhere); it cannot
+    /// answer yet.
+    case callTool(only: [String]? = nil)
+}
+
 extension LanguageModelSession {
     /// A step's answer when the request gives no schema but the model has tools: the text is
     /// the "answer" property.
     static let textAnswer = GenerationSchema.object("Answer", properties: [.init("answer", .string())])
 
-    /// A guided answer whose schema is made again before every step, from the transcript so far:
-    /// an answer can then be held to what the tools returned in this request (its sources among
-    /// the notes they found, say). A nil schema means the model may not answer yet: the step
-    /// must call a tool (as "tool choice: required" elsewhere), which it can while calls are left.
+    /// A guided answer where what the model may do is decided again before every step, from the
+    /// transcript so far: the answer's schema can then be held to what the tools returned in this
+    /// request (its sources among the notes they found, say), and a step can require a call.
     public func respond(to prompt: String, options: GenerationOptions = GenerationOptions(),
-                        schema: @escaping @Sendable (Transcript) -> GenerationSchema?) async throws(GenerationError) -> Response<GeneratedContent> {
+                        next: @escaping @Sendable (Transcript) -> NextStep) async throws(GenerationError) -> Response<GeneratedContent> {
         guard isConversation else {
-            guard let fixed = schema(transcript) else { throw .invalidSchema("no schema for a request without tools") }
+            guard case .answer(let fixed) = next(transcript) else { throw .invalidSchema("a request without tools cannot call one") }
             return try await respond(to: prompt, schema: fixed, options: options)
         }
-        let turn = try await converse(prompt: prompt, answer: schema, options: options, onPartial: nil)
+        let turn = try await converse(prompt: prompt, next: next, options: options, onPartial: nil)
         return Response(content: turn.content ?? GeneratedContent(kind: .string(turn.text)), rawContent: turn.raw, statistics: turn.statistics)
     }
 
     /// Streams the answer of a conversation's request (tool calls run first, unstreamed); the
     /// last snapshot is complete.
     public nonisolated func streamResponse(to prompt: String, options: GenerationOptions = GenerationOptions(),
-                                           schema: @escaping @Sendable (Transcript) -> GenerationSchema?) -> AsyncThrowingStream<ResponseSnapshot, Error> {
-        streamConversation(to: prompt, options: options, schema: schema)
+                                           next: @escaping @Sendable (Transcript) -> NextStep) -> AsyncThrowingStream<ResponseSnapshot, Error> {
+        streamConversation(to: prompt, options: options, next: next)
     }
 
     nonisolated func streamConversation(to prompt: String, options: GenerationOptions,
-                                        schema: (@Sendable (Transcript) -> GenerationSchema?)?) -> AsyncThrowingStream<ResponseSnapshot, Error> {
+                                        next: (@Sendable (Transcript) -> NextStep)?) -> AsyncThrowingStream<ResponseSnapshot, Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    let turn = try await self.converse(prompt: prompt, answer: schema, options: options) { continuation.yield($0) }
+                    let turn = try await self.converse(prompt: prompt, next: next, options: options) { continuation.yield($0) }
                     continuation.yield(ResponseSnapshot(rawContent: turn.raw, content: turn.content, isComplete: true))
                     continuation.finish()
                 } catch {
@@ -71,10 +79,10 @@ extension LanguageModelSession {
         var statistics: GenerationStatistics
     }
 
-    /// One request of a conversation; `answer` nil for a text answer. A failure (a tool's error,
+    /// One request of a conversation; `next` nil for a text answer. A failure (a tool's error,
     /// a transcript too long for the context, cancellation) leaves the transcript as it was
     /// before the request.
-    func converse(prompt: String, answer: (@Sendable (Transcript) -> GenerationSchema?)?, options: GenerationOptions,
+    func converse(prompt: String, next: (@Sendable (Transcript) -> NextStep)?, options: GenerationOptions,
                   onPartial: (@Sendable (ResponseSnapshot) -> Void)?) async throws(GenerationError) -> Turn {
         guard !isResponding else { throw .concurrentRequests }
         isResponding = true
@@ -86,10 +94,17 @@ extension LanguageModelSession {
             var total = GenerationStatistics.zero
             var calls = 0
             while true {
-                let answerSchema = answer.map { $0(transcript) }
-                let offered = calls < maximumToolCalls ? tools : []
-                if case .some(nil) = answerSchema, offered.isEmpty {
-                    throw .invalidSchema("the answer's schema is nil when no tool call is left")
+                var offered = calls < maximumToolCalls ? tools : []
+                let answerSchema: GenerationSchema??
+                switch next?(transcript) {
+                case nil:
+                    answerSchema = nil
+                case .answer(let schema):
+                    answerSchema = .some(schema)
+                case .callTool(let only):
+                    if let only { offered = offered.filter { only.contains($0.name) } }
+                    guard !offered.isEmpty else { throw .invalidSchema("a step must call a tool, and none can be called") }
+                    answerSchema = .some(nil)
                 }
                 let step = Self.stepSchema(tools: offered, answer: answerSchema)
                 let compiled: CompiledSchema?
@@ -99,7 +114,7 @@ extension LanguageModelSession {
                     throw .invalidSchema(error.message)
                 }
                 let tokens = try backend.conversationTokens(transcript.messages)
-                let forward = onPartial.map { Self.answerFilter(step: step, toolsOffered: !offered.isEmpty, answerGiven: answer != nil, yield: $0) }
+                let forward = onPartial.map { Self.answerFilter(step: step, toolsOffered: !offered.isEmpty, answerGiven: next != nil, yield: $0) }
                 let (bytes, statistics) = try await generate(tokens: tokens, on: backend, schema: compiled, options: options, onPartial: forward)
                 total.add(statistics)
                 guard let step else {
@@ -116,7 +131,7 @@ extension LanguageModelSession {
                     continue
                 }
                 transcript.append(.response(Transcript.Response(text: response.rawContent)))
-                if answer == nil {
+                if next == nil {
                     let text = (try? response.content.value(String.self, forProperty: "answer")) ?? response.rawContent
                     return Turn(raw: response.rawContent, text: text, content: nil, statistics: total)
                 }

@@ -82,7 +82,7 @@ public actor LanguageModelSession {
 
     public func respond(to prompt: String, options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> Response<String> {
         if isConversation {
-            let turn = try await converse(prompt: prompt, answer: nil, options: options, onPartial: nil)
+            let turn = try await converse(prompt: prompt, next: nil, options: options, onPartial: nil)
             return Response(content: turn.text, rawContent: turn.raw, statistics: turn.statistics)
         }
         let (bytes, statistics) = try await run(prompt: prompt, schema: nil, includeSchemaInPrompt: false, options: options, onPartial: nil)
@@ -103,7 +103,7 @@ public actor LanguageModelSession {
     /// Guided generation for a schema built at run time.
     public func respond(to prompt: String, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
                         options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> Response<GeneratedContent> {
-        if isConversation { return try await respond(to: prompt, options: options, schema: { _ in schema }) }
+        if isConversation { return try await respond(to: prompt, options: options, next: { _ in .answer(schema) }) }
         let (bytes, statistics) = try await run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options, onPartial: nil)
         return try Self.content(bytes, schema: schema, statistics: statistics)
     }
@@ -113,8 +113,8 @@ public actor LanguageModelSession {
     public nonisolated func streamResponse(to prompt: String, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
                                            options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<ResponseSnapshot, Error> {
         if isConversation {
-            let fixed: (@Sendable (Transcript) -> GenerationSchema?)? = if let schema { { @Sendable _ in schema } } else { nil }
-            return streamConversation(to: prompt, options: options, schema: fixed)
+            let fixed: (@Sendable (Transcript) -> NextStep)? = if let schema { { @Sendable _ in .answer(schema) } } else { nil }
+            return streamConversation(to: prompt, options: options, next: fixed)
         }
         return AsyncThrowingStream { continuation in
             let task = Task {
