@@ -125,13 +125,7 @@ public final class NotebookQuestions: Sendable {
     static let promptPrefix = "Today is "
 
     func prompt(for question: String) -> String {
-        Self.promptPrefix + notebook.now.day + " (" + Self.weekday(notebook.now) + ").\nQuestion: " + question
-    }
-
-    static func weekday(_ time: Timestamp) -> String {
-        // 1970-01-01 was a Thursday.
-        let days = time.milliseconds >= 0 ? time.milliseconds / 86_400_000 : (time.milliseconds - 86_399_999) / 86_400_000
-        return ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"][Int((days % 7 + 7) % 7)]
+        Self.promptPrefix + notebook.now.day + " (" + NoteReader.weekdayName(notebook.now) + ").\nQuestion: " + question
     }
 
     static let instructions = """

@@ -143,7 +143,7 @@ struct ReadNoteTool: Tool {
             return "No note \(arguments.handle) has been shown: search first."
         }
         let handle = sources.show(note.id, title: note.title)
-        return AskText.heading(handle, note) + ":\n" + AskText.cut(note.body, bytes: AskLimits.readBytes)
+        return AskText.heading(handle, note) + ":\n" + NoteReader.cut(note.body, toBytes: AskLimits.readBytes)
     }
 }
 
@@ -193,19 +193,6 @@ enum AskText {
     static func cut(_ text: String, characters: Int) -> String {
         let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         return line.count > characters ? String(line.prefix(characters)) + "…" : line
-    }
-
-    /// The text's first `bytes` bytes of UTF-8, in whole characters.
-    static func cut(_ text: String, bytes limit: Int) -> String {
-        guard text.utf8.count > limit else { return text }
-        var kept = 0
-        var end = text.startIndex
-        for index in text.indices {
-            kept += text[index].utf8.count
-            if kept > limit { break }
-            end = text.index(after: index)
-        }
-        return String(text[..<end]) + "\n[the rest of the note is cut]"
     }
 
     static func words(_ text: String) -> Set<String> {
