@@ -39,6 +39,8 @@ let package = Package(
         .executableTarget(name: "analysis-eval", dependencies: ["AI", "Notes"], path: "bench/analysis/Sources"),
         // `swift run -c release sync-bench`: the sync against the git command line (bench/sync).
         .executableTarget(name: "sync-bench", dependencies: ["Sync", "Notes", "TestSupport"], path: "bench/sync/Sources"),
+        // `swift run -c release ask-bench`: the `notes ask` flow question by question (bench/ask).
+        .executableTarget(name: "ask-bench", dependencies: ["AI", "Notebook", "Notes", "Storage"], path: "bench/ask/Sources"),
 
         // Build-time tool that turns migrations/*.sql into Swift source.
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
@@ -47,7 +49,7 @@ let package = Package(
         .testTarget(name: "NotesTests", dependencies: ["Notes"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Notes", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AITests", dependencies: ["AI", "Notes"]),
-        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes", "Sync"]),
+        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes", "Sync", "AI"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes", "TestSupport"]),
         // Swift 5 mode: these tests share pipes and threads the way Foundation's Process needs.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "Notes"], swiftSettings: [.swiftLanguageMode(.v5)]),

@@ -184,7 +184,7 @@ public final class NoteReader: Sendable {
         promptPrefix + note.created.day + " (" + weekdayName(note.created) + "):\n" + cut(NoteText.fullText(title: note.title, body: note.body))
     }
 
-    static func weekdayName(_ time: Timestamp) -> String {
+    public static func weekdayName(_ time: Timestamp) -> String {
         // 1970-01-01 was a Thursday.
         let days = time.milliseconds >= 0 ? time.milliseconds / 86_400_000 : (time.milliseconds - 86_399_999) / 86_400_000
         return ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"][Int((days % 7 + 7) % 7)]
@@ -192,7 +192,7 @@ public final class NoteReader: Sendable {
 
     /// The text's first `limit` bytes of UTF-8 (whole characters), then a line saying the rest
     /// was cut; bytes bound the token count, characters do not.
-    static func cut(_ text: String, toBytes limit: Int = maximumNoteBytes) -> String {
+    public static func cut(_ text: String, toBytes limit: Int = maximumNoteBytes) -> String {
         guard text.utf8.count > limit else { return text }
         var kept = 0
         var end = text.startIndex

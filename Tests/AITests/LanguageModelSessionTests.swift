@@ -250,3 +250,29 @@ struct UsageExampleTests {
         #expect(analysis.tasks.count <= 3)
     }
 }
+
+/// A conversation on a chat model: the follow-up needs the first answer. Qwen2.5-Coder-0.5B,
+/// the smallest installed model with a chat template (Gemma 3 270M is a base model).
+@Suite(.serialized, .enabled(if: FileManager.default.fileExists(atPath: ConversationModel.path), "the small reader model is not installed"))
+struct ConversationEndToEndTests {
+    @Test func aFollowUpSeesTheFirstAnswer() async throws {
+        let model = LanguageModel(configuration: ModelConfiguration(modelPath: ConversationModel.path, contextSize: 1024, threads: 2))
+        let session = LanguageModelSession(model: model, tools: [], instructions: "You answer in one word.")
+        let word = GenerationSchema.object("Word", properties: [.init("word", .string(minLength: 1, maxLength: 16))])
+        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 30)
+        let first = try await session.respond(to: "Name one colour of the rainbow.", schema: word, options: options)
+        let colour = try first.content.value(String.self, forProperty: "word")
+        let again = try await session.respond(to: "Which colour did you just name? Say it again.", schema: word, options: options)
+        #expect(try again.content.value(String.self, forProperty: "word").lowercased() == colour.lowercased())
+        #expect(await session.transcript.count == 5)
+        // A session of independent requests has no memory: its transcript is the last request.
+        let independent = LanguageModelSession(model: model, instructions: "You answer in one word.")
+        _ = try await independent.respond(to: "Name one colour of the rainbow.", schema: word, options: options)
+        _ = try await independent.respond(to: "Which colour did you just name?", schema: word, options: options)
+        #expect(await independent.transcript.count == 3)
+    }
+}
+
+enum ConversationModel {
+    static let path = (ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps") + "/small-reader-model.gguf"
+}

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @Suite(.serialized) struct UsageTests {
-    static let commands = ["add", "list", "show", "edit", "rm", "search", "related", "tags", "links", "export", "import", "status", "analyze", "tasks",
+    static let commands = ["add", "list", "show", "edit", "rm", "search", "related", "ask", "tags", "links", "export", "import", "status", "analyze", "tasks",
                            "done", "undone", "set", "model", "daemon", "remote", "sync", "conflicts", "log"]
 
     @Test(arguments: commands)
@@ -40,6 +40,20 @@ import Testing
         #expect(try notebook.run(["list", "--urgency", "9"]).status == 64)
         #expect(try notebook.run(["list", "--tag"]).status == 64)
         #expect(try notebook.run(["search"]).status == 64)
+        #expect(try notebook.run(["ask"]).status == 64)
+        #expect(try notebook.run(["ask", "  "]).status == 64)
+    }
+
+    @Test func askWithoutTheReadingModelSaysWhyAndWritesNothing() throws {
+        let notebook = Notebook()
+        _ = try notebook.add("Piano lesson moved to 5pm")
+        let off = try notebook.run(["ask", "when is the piano lesson?"], environment: ["NOTES_READER_MODEL": "none"])
+        #expect(off.status == 1)
+        #expect(off.stderr.contains("NOTES_READER_MODEL is none"))
+        let missing = try notebook.run(["ask", "--json", "when?"], environment: ["NOTES_READER_MODEL": "/nonexistent/model.gguf"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("model file not found: /nonexistent/model.gguf"))
+        #expect(missing.stdout.isEmpty)
     }
 
     @Test func noColourWithoutATerminal() throws {

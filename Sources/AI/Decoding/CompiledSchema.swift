@@ -13,6 +13,9 @@ struct LiteralChoice {
         case item
         /// The literal closed the container below it.
         case close
+        /// The literal opened this alternative of an `anyOf`: the object at node `object`, whose
+        /// first property's value was part of the literal (a constant) or comes next.
+        case alternative(object: Int, firstValueDone: Bool)
     }
 
     var options: [[UInt8]]
@@ -114,6 +117,15 @@ final class CompiledSchema: @unchecked Sendable {
             let either = addChoice([(Self.comma, .item), (Array("]".utf8), .close)])
             nodes[index] = .array(item: item, minimum: array.minimumCount, maximum: array.maximumCount ?? Int.max,
                                   commaOnly: commaOnly, closeOnly: closeOnly, either: either)
+        case .anyOf(let union):
+            // One literal choice among the alternatives' openings; once one is complete, the
+            // automaton continues inside that alternative's object (validated: prefix-free).
+            var openings: [([UInt8], LiteralChoice.Action)] = []
+            for alternative in union.alternatives {
+                guard let opening = alternative.unionOpening else { continue }
+                openings.append((Array(opening.text.utf8), .alternative(object: compile(alternative), firstValueDone: opening.includesValue)))
+            }
+            nodes[index] = .literal(choice: addChoice(openings))
         }
         return index
     }

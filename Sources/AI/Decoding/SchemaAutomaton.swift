@@ -342,6 +342,10 @@ struct SchemaAutomaton {
         case .item:
             guard case .array(let node, _, _) = stack.last, case .array(let item, _, _, _, _, _) = schema.nodes[node] else { return }
             pushValue(item)
+        case .alternative(let node, let firstValueDone):
+            guard case .object(let properties, _, _) = schema.nodes[node] else { return }
+            stack.append(.object(node: node, last: 0))
+            if firstValueDone { resumeParent() } else { pushValue(properties[0]) }
         }
     }
 

@@ -2,6 +2,7 @@
 
 public enum GenerationError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The prompt and the response do not fit in the context.
+    /// A conversation's transcript too long for the context is this error too: it is never cut.
     case exceededContextWindowSize(tokens: Int, contextSize: Int)
     /// The response hit `maximumResponseTokens` before the schema allowed it to end.
     case exceededMaximumResponseTokens(Int)
@@ -12,6 +13,8 @@ public enum GenerationError: Error, CustomStringConvertible, Sendable, Equatable
     case modelUnavailable(String)
     case cancelled
     case invalidSchema(String)
+    /// A tool the model called threw: its name and what it threw.
+    case toolCallFailed(ToolCallError)
 
     public var description: String {
         switch self {
@@ -22,6 +25,7 @@ public enum GenerationError: Error, CustomStringConvertible, Sendable, Equatable
         case .modelUnavailable(let reason): "the model is unavailable: \(reason)"
         case .cancelled: "the request was cancelled"
         case .invalidSchema(let message): "invalid schema: \(message)"
+        case .toolCallFailed(let error): error.description
         }
     }
 }

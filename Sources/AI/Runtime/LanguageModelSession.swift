@@ -2,19 +2,35 @@
 
 import Glibc
 
-/// Owns one llama.cpp context; one request at a time. Each request is answered from the
-/// instructions and its prompt (earlier requests are not part of later prompts), and reuses
-/// whatever prompt prefix is already in the context's cache (see `prewarm`).
+/// Owns one llama.cpp context; one request at a time, reusing whatever prompt prefix is already
+/// in the context's cache (see `prewarm`). Two kinds, by initializer:
+///
+/// - a conversation (`init(model:tools:instructions:)`, as in FoundationModels): the transcript
+///   keeps every prompt, tool call, tool output and response, and each request sees all of it;
+///   the model may call the session's tools before it answers (`LanguageModelSession+Tools`);
+/// - independent requests (`init(model:instructions:promptStyle:)`): each is answered from the
+///   instructions and its prompt alone, for one note after another behind one prewarmed
+///   prefix; the transcript holds the instructions and the last request.
 public actor LanguageModelSession {
     public nonisolated let model: LanguageModel
     public nonisolated let instructions: String?
     public nonisolated let promptStyle: PromptStyle
     /// Tokens this session's context holds; the model configuration's size unless given.
     public nonisolated let contextSize: Int
+    /// What the model may call before it answers (conversations only).
+    public nonisolated let tools: [any Tool]
+    /// True when each request sees the transcript of the ones before.
+    public nonisolated let isConversation: Bool
+    /// Tool calls allowed in one request; once they are made, the model must answer.
+    public nonisolated let maximumToolCalls: Int
     /// How many prompts `respond(toEach:)` decodes in one batch (sequences in the context).
     public nonisolated let batchSize: Int
     var context: LlamaContext?
+    /// Set by the tests: the token model a conversation runs on instead of llama.cpp.
+    let backend: (any SessionBackend)?
     var isResponding = false
+    /// Everything said so far, in order; see the kinds above.
+    public internal(set) var transcript: Transcript
 
     /// How the instructions and a prompt become the model's text.
     public enum PromptStyle: Sendable, Hashable {
@@ -30,11 +46,38 @@ public actor LanguageModelSession {
     /// session owns its context's keys and values).
     public init(model: LanguageModel = .default, instructions: String? = nil, promptStyle: PromptStyle = .chat, contextSize: Int? = nil,
                 batchSize: Int = 1) {
+        self.init(model: model, instructions: instructions, promptStyle: promptStyle, contextSize: contextSize, tools: [],
+                  conversation: false, maximumToolCalls: 0, backend: nil, batchSize: batchSize)
+    }
+
+    /// A conversation, with tools the model may call (none is fine). The transcript begins with
+    /// the instructions and every tool's definition.
+    public init(model: LanguageModel = .default, tools: [any Tool], instructions: String? = nil, contextSize: Int? = nil,
+                maximumToolCalls: Int = 6) {
+        self.init(model: model, instructions: instructions, promptStyle: .chat, contextSize: contextSize, tools: tools,
+                  conversation: true, maximumToolCalls: maximumToolCalls, backend: nil, batchSize: 1)
+    }
+
+    /// A conversation on a token model other than llama.cpp's (the tests' fake).
+    init(backend: any SessionBackend, tools: [any Tool], instructions: String? = nil, maximumToolCalls: Int = 6) {
+        self.init(model: LanguageModel(configuration: ModelConfiguration(modelPath: "/nonexistent")), instructions: instructions,
+                  promptStyle: .chat, contextSize: backend.contextSize, tools: tools, conversation: true,
+                  maximumToolCalls: maximumToolCalls, backend: backend, batchSize: 1)
+    }
+
+    private init(model: LanguageModel, instructions: String?, promptStyle: PromptStyle, contextSize: Int?, tools: [any Tool],
+                 conversation: Bool, maximumToolCalls: Int, backend: (any SessionBackend)?, batchSize: Int) {
         self.model = model
         self.instructions = instructions
         self.promptStyle = promptStyle
         self.contextSize = contextSize ?? model.configuration.contextSize
+        self.tools = tools
+        isConversation = conversation
+        self.maximumToolCalls = max(0, maximumToolCalls)
         self.batchSize = max(1, batchSize)
+        self.backend = backend
+        let definitions = tools.map { Transcript.ToolDefinition(name: $0.name, description: $0.description, parameters: $0.parameters) }
+        transcript = Transcript(entries: [.instructions(Transcript.Instructions(text: instructions, tools: definitions))])
     }
 
     public var isRespondingNow: Bool { isResponding }
@@ -42,6 +85,10 @@ public actor LanguageModelSession {
     // MARK: Requests
 
     public func respond(to prompt: String, options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> Response<String> {
+        if isConversation {
+            let turn = try await converse(prompt: prompt, next: nil, options: options, onPartial: nil)
+            return Response(content: turn.text, rawContent: turn.raw, statistics: turn.statistics)
+        }
         let (bytes, statistics) = try await run(prompt: prompt, schema: nil, includeSchemaInPrompt: false, options: options, onPartial: nil)
         let text = String(decoding: bytes, as: UTF8.self)
         return Response(content: text, rawContent: text, statistics: statistics)
@@ -60,6 +107,7 @@ public actor LanguageModelSession {
     /// Guided generation for a schema built at run time.
     public func respond(to prompt: String, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
                         options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> Response<GeneratedContent> {
+        if isConversation { return try await respond(to: prompt, options: options, next: { _ in .answer(schema) }) }
         let (bytes, statistics) = try await run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options, onPartial: nil)
         return try Self.content(bytes, schema: schema, statistics: statistics)
     }
@@ -68,7 +116,11 @@ public actor LanguageModelSession {
     /// consuming task stops the generation at the next decode step.
     public nonisolated func streamResponse(to prompt: String, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
                                            options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<ResponseSnapshot, Error> {
-        AsyncThrowingStream { continuation in
+        if isConversation {
+            let fixed: (@Sendable (Transcript) -> NextStep)? = if let schema { { @Sendable _ in .answer(schema) } } else { nil }
+            return streamConversation(to: prompt, options: options, next: fixed)
+        }
+        return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     let (bytes, _) = try await self.run(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt,
@@ -160,9 +212,18 @@ public actor LanguageModelSession {
         isResponding = true
         defer { isResponding = false }
         let context = try makeContext()
-        let prompt = try promptTokens(system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: promptPrefix ?? "", context: context)
-        let tokens = Array(prompt.tokens[..<prompt.userEnd])
-        let prefixText = prompt.textBeforeUser + (promptPrefix ?? "")
+        let tokens: [Int32]
+        let prefixText: String
+        if isConversation {
+            // The transcript so far (the instructions and tools, at first) and the next prompt's start.
+            let prompt = try Self.conversationTokens(transcript.messages + [ChatMessage(role: .user, content: promptPrefix ?? "")], model: context.model)
+            tokens = Array(prompt.tokens[..<prompt.lastContentEnd])
+            prefixText = prompt.textBeforeLastContent + (promptPrefix ?? "")
+        } else {
+            let prompt = try promptTokens(system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: promptPrefix ?? "", context: context)
+            tokens = Array(prompt.tokens[..<prompt.userEnd])
+            prefixText = prompt.textBeforeUser + (promptPrefix ?? "")
+        }
         let cache = PrefixCache(directory: model.configuration.prefixCacheDirectory, modelPath: model.configuration.modelPath,
                                 contextSize: context.contextSize, libraryIdentity: context.model.libraryIdentity, prefix: prefixText)
         if let cache {
@@ -233,13 +294,25 @@ public actor LanguageModelSession {
             throw .invalidSchema(error.message)
         }
         let context = try makeContext()
+        let tokens = try promptTokens(system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: prompt, context: context)
+        let result = try await generate(tokens: tokens.tokens, on: context, schema: compiled, options: options,
+                                        draftSource: Self.draftSource(tokens, options: options), onPartial: onPartial)
+        let text = String(decoding: result.0, as: UTF8.self)
+        transcript = Transcript(entries: [transcript[0], .prompt(Transcript.Prompt(text: prompt)), .response(Transcript.Response(text: text))])
+        return result
+    }
+
+    /// One generation: the prompt's tokens evaluated (reusing the cached prefix), then the
+    /// response decoded, guided by `schema` when there is one. `draftSource`: the tokens copies
+    /// are drafted from (`GenerationOptions.promptLookup`), none by default.
+    func generate(tokens: [Int32], on backend: any SessionBackend, schema compiled: CompiledSchema?, options: GenerationOptions,
+                  draftSource: [Int32] = [], onPartial: (@Sendable ([UInt8]) -> Void)?) async throws(GenerationError) -> ([UInt8], GenerationStatistics) {
         let clock = ContinuousClock()
         let start = clock.now
-        let tokens = try promptTokens(system: systemText(schema: includeSchemaInPrompt ? schema : nil), user: prompt, context: context)
         if Task.isCancelled { throw .cancelled }
-        let (logits, reused) = try context.evaluate(tokens.tokens)
+        let (logits, reused) = try backend.evaluate(tokens)
         let promptDone = clock.now
-        var decoder = GuidedDecoder(model: context, options: options)
+        var decoder = GuidedDecoder(model: backend, options: options)
         var lastCount = 0
         let checkpoint: ([UInt8]) async throws(GenerationError) -> Void = { (bytes: [UInt8]) async throws(GenerationError) in
             if Task.isCancelled { throw GenerationError.cancelled }
@@ -250,12 +323,11 @@ public actor LanguageModelSession {
             await Task.yield()
         }
         let result = if let compiled {
-            try await decoder.generate(schema: compiled, logits: logits, draftSource: Self.draftSource(tokens, options: options),
-                                       draftLength: options.promptLookup ?? 0, checkpoint: checkpoint)
+            try await decoder.generate(schema: compiled, logits: logits, draftSource: draftSource, draftLength: options.promptLookup ?? 0, checkpoint: checkpoint)
         } else {
             try await decoder.generateText(logits: logits, checkpoint: checkpoint)
         }
-        let statistics = GenerationStatistics(promptTokens: tokens.tokens.count, reusedPromptTokens: reused, responseTokens: result.tokenCount,
+        let statistics = GenerationStatistics(promptTokens: tokens.count, reusedPromptTokens: reused, responseTokens: result.tokenCount,
                                               sampledTokens: result.sampledCount, fastForwardedTokens: result.fastForwardedCount, maskedSteps: result.maskedCount,
                                               promptDuration: promptDone - start, generationDuration: clock.now - promptDone, draftedTokens: result.draftedCount)
         return (result.bytes, statistics)
@@ -279,7 +351,7 @@ public actor LanguageModelSession {
         (options.promptLookup ?? 0) > 0 ? Array(prompt.tokens[prompt.userStart..<prompt.userEnd]) : []
     }
 
-    private static func snapshot(_ bytes: [UInt8], guided: Bool) -> ResponseSnapshot {
+    static func snapshot(_ bytes: [UInt8], guided: Bool) -> ResponseSnapshot {
         let text = String(decoding: completeUTF8Prefix(bytes), as: UTF8.self)
         let content = guided ? try? GeneratedContent(json: text, partial: true) : nil
         return ResponseSnapshot(rawContent: text, content: content, isComplete: false)

@@ -21,6 +21,15 @@ enum PromptFormat {
 
     static func render(model: LoadedModel, system: String?, user: String) -> String {
         guard let template = model.chatTemplate else { return plain(system: system, user: user) }
+        var messages: [(role: String, content: String)] = []
+        if let system, !system.isEmpty { messages.append(("system", system)) }
+        messages.append(("user", user))
+        return apply(template, to: messages, model: model) ?? plain(system: system, user: user)
+    }
+
+    /// llama.cpp's rendering of the messages through `template`, ending with the assistant's
+    /// turn opened; nil when llama.cpp cannot apply it.
+    static func apply(_ template: String, to messages: [(role: String, content: String)], model: LoadedModel) -> String? {
         var owned: [UnsafeMutablePointer<CChar>] = []
         defer { owned.forEach { $0.deallocate() } }
         func copy(_ text: String) -> UnsafePointer<CChar> {
@@ -30,16 +39,14 @@ enum PromptFormat {
             owned.append(pointer)
             return UnsafePointer(pointer)
         }
-        var messages: [llama_chat_message] = []
-        if let system, !system.isEmpty { messages.append(llama_chat_message(role: copy("system"), content: copy(system))) }
-        messages.append(llama_chat_message(role: copy("user"), content: copy(user)))
-        var buffer = [CChar](repeating: 0, count: 2 * (user.utf8.count + (system?.utf8.count ?? 0)) + 512)
-        var length = model.api.llama_chat_apply_template(template, messages, messages.count, true, &buffer, Int32(buffer.count))
+        let chat = messages.map { llama_chat_message(role: copy($0.role), content: copy($0.content)) }
+        var buffer = [CChar](repeating: 0, count: messages.reduce(512) { $0 + 2 * $1.content.utf8.count + 64 })
+        var length = model.api.llama_chat_apply_template(template, chat, chat.count, true, &buffer, Int32(buffer.count))
         if length > Int32(buffer.count) {
             buffer = [CChar](repeating: 0, count: Int(length) + 1)
-            length = model.api.llama_chat_apply_template(template, messages, messages.count, true, &buffer, Int32(buffer.count))
+            length = model.api.llama_chat_apply_template(template, chat, chat.count, true, &buffer, Int32(buffer.count))
         }
-        guard length > 0 else { return plain(system: system, user: user) }
+        guard length > 0 else { return nil }
         return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 

@@ -39,6 +39,9 @@ extension GenerationSchema {
         case .array(let schema):
             return object([("type", string("array")), ("description", string(schema.description)), ("items", schema.items.jsonSchema),
                            ("minItems", schema.minimumCount > 0 ? number(schema.minimumCount) : nil), ("maxItems", number(schema.maximumCount))])
+        case .anyOf(let schema):
+            return object([("description", string(schema.description)),
+                           ("anyOf", GeneratedContent(kind: .array(schema.alternatives.map(\.jsonSchema))))])
         }
     }
 }

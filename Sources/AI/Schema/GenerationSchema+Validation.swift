@@ -38,6 +38,17 @@ extension GenerationSchema {
             if items.count < array.minimumCount { throw fail("fewer than \(array.minimumCount) items") }
             if let max = array.maximumCount, items.count > max { throw fail("more than \(max) items") }
             for (index, item) in items.enumerated() { try array.items.validate(item, path: "\(path)[\(index)]") }
+        case (.anyOf(let union), .structure(let properties, let keys)):
+            // The alternative the content opens like decides (the openings are distinct).
+            let chosen = union.alternatives.first { alternative in
+                guard case .object(let object) = alternative, let first = object.properties.first, first.name == keys.first else { return false }
+                if case .string(let string) = first.schema, let values = string.anyOf, Set(values).count == 1 {
+                    return properties[first.name]?.kind == .string(values[0])
+                }
+                return true
+            }
+            guard let chosen else { throw fail("matches no alternative of anyOf: \(content.jsonString)") }
+            try chosen.validate(content, path: path)
         default:
             throw fail("expected \(typeName), got \(content.jsonString)")
         }
@@ -51,6 +62,7 @@ extension GenerationSchema {
         case .number: "number"
         case .boolean: "boolean"
         case .array: "array"
+        case .anyOf: "object (anyOf)"
         }
     }
 }

@@ -9,6 +9,8 @@ public indirect enum GenerationSchema: Sendable, Hashable {
     case number(NumberSchema)
     case boolean
     case array(ArraySchema)
+    /// One of several objects, told apart by their first property (see `anyOf(_:)`).
+    case anyOf(AnyOfSchema)
 
     public struct Property: Sendable, Hashable {
         public var name: String
@@ -64,7 +66,35 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         public var description: String?
     }
 
+    public struct AnyOfSchema: Sendable, Hashable {
+        public var alternatives: [GenerationSchema]
+        public var description: String?
+    }
+
     // MARK: Constructors
+
+    /// A tagged union of objects: each alternative is an object whose first property is
+    /// required, and no two alternatives begin alike, so the opening text (`{"name": "search"`,
+    /// or `{"answer": ` when the first property is not a constant) says which one is being
+    /// generated. A tool call or the final answer, for instance.
+    public static func anyOf(_ alternatives: [GenerationSchema], description: String? = nil) -> GenerationSchema {
+        .anyOf(AnyOfSchema(alternatives: alternatives, description: description))
+    }
+
+    /// The text an alternative of `anyOf` must begin with: its first key and, when that
+    /// property is a string with one allowed value, the value. Nil when it is not an object
+    /// with a required first property.
+    var unionOpening: (text: String, includesValue: Bool)? {
+        guard case .object(let object) = self, let first = object.properties.first, !first.isOptional else { return nil }
+        var text = "{"
+        JSONParser.quote(first.name, into: &text)
+        text += ": "
+        if case .string(let string) = first.schema, let values = string.anyOf, Set(values).count == 1 {
+            JSONParser.quote(values[0], into: &text)
+            return (text, true)
+        }
+        return (text, false)
+    }
 
     public static func object(_ name: String? = nil, description: String? = nil, properties: [Property]) -> GenerationSchema {
         .object(ObjectSchema(name: name, description: description, properties: properties))
@@ -126,6 +156,19 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         case .array(let array):
             if let max = array.maximumCount, max < array.minimumCount { throw SchemaError("\(path): maximumCount < minimumCount") }
             try array.items.validateDefinition(path: "\(path)[]")
+        case .anyOf(let union):
+            guard !union.alternatives.isEmpty else { throw SchemaError("\(path): anyOf has no alternatives") }
+            var openings: [String] = []
+            for (index, alternative) in union.alternatives.enumerated() {
+                guard let opening = alternative.unionOpening else {
+                    throw SchemaError("\(path).anyOf[\(index)]: an alternative must be an object whose first property is required")
+                }
+                if let clash = openings.firstIndex(where: { $0.utf8.starts(with: opening.text.utf8) || opening.text.utf8.starts(with: $0.utf8) }) {
+                    throw SchemaError("\(path).anyOf[\(index)]: begins like anyOf[\(clash)] (\(opening.text)); alternatives are told apart by their first property's name or its one value")
+                }
+                openings.append(opening.text)
+                try alternative.validateDefinition(path: "\(path).anyOf[\(index)]")
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ enum NotesCLI {
     /// Every command, in the order `notes --help` lists them.
     static var commands: [any NotesCommand.Type] {[
         AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self,
-        SearchCommand.self, RelatedCommand.self, TagsCommand.self, LinksCommand.self, ExportCommand.self, ImportCommand.self, StatusCommand.self,
+        SearchCommand.self, RelatedCommand.self, AskCommand.self, TagsCommand.self, LinksCommand.self, ExportCommand.self, ImportCommand.self, StatusCommand.self,
         AnalyzeCommand.self, TasksCommand.self, DoneCommand.self, UndoneCommand.self, SetCommand.self, ModelCommand.self,
         DaemonCommand.self, RemoteCommand.self, SyncCommand.self, ConflictsCommand.self, LogCommand.self, CompletionCommand.self,
         CompleteCommand.self,

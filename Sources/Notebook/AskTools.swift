@@ -1,0 +1,201 @@
+// The tools `notes ask` gives the model over the notebook: search, read a note, list tasks. They
+// only read. Each note they show gets a short handle (N1, N2, ...) that the model writes to read
+// it or cite it; the answer's sources are guided to the handles shown in the same request.
+import AI
+import Notes
+import Storage
+import Synchronization
+
+/// The notebook as the tools see it: one store, used by one tool at a time.
+final class AskNotebook: Sendable {
+    private let search: Mutex<NotebookSearch>
+    let now: Timestamp
+
+    init(search: sending NotebookSearch, now: Timestamp) {
+        self.search = Mutex(search)
+        self.now = now
+    }
+
+    func withSearch<T: Sendable>(_ body: (NotebookSearch) throws -> T) throws -> T {
+        try search.withLock { try body($0) }
+    }
+}
+
+/// The handles of the notes the tools have shown, for the session's life (a follow-up can read
+/// a note by the handle it saw before), and which of them were shown in the current request:
+/// those are what the answer may cite.
+final class AskSources: Sendable {
+    struct Shown: Sendable, Equatable {
+        var id: NoteID
+        var title: String
+    }
+
+    private struct State {
+        var handles: [NoteID: String] = [:]
+        var notes: [String: Shown] = [:]
+        var order: [String] = []
+        var thisRequest: [String] = []
+        var searches: [String] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// A request begins: nothing is citable yet, no search made.
+    func beginRequest() {
+        state.withLock {
+            $0.thisRequest = []
+            $0.searches = []
+        }
+    }
+
+    /// The note's handle, now citable in this request.
+    func show(_ id: NoteID, title: String) -> String {
+        state.withLock { state in
+            let handle: String
+            if let known = state.handles[id] {
+                handle = known
+            } else {
+                handle = "N\(state.order.count + 1)"
+                state.handles[id] = handle
+                state.notes[handle] = Shown(id: id, title: title)
+                state.order.append(handle)
+            }
+            if !state.thisRequest.contains(handle) { state.thisRequest.append(handle) }
+            return handle
+        }
+    }
+
+    func note(_ handle: String) -> Shown? { state.withLock { $0.notes[handle] } }
+
+    /// Every handle shown in this session, in the order shown.
+    var allHandles: [String] { state.withLock { $0.order } }
+    /// The handles shown in this request: the answer's possible sources.
+    var citable: [String] { state.withLock { $0.thisRequest } }
+    var searches: [String] { state.withLock { $0.searches } }
+
+    func recordSearch(_ query: String) { state.withLock { $0.searches.append(query) } }
+}
+
+/// How much of a note a tool shows: search results show the start of each note, `read_note`
+/// the note up to `readBytes` (a small model's context holds a few of them).
+enum AskLimits {
+    static let resultsPerSearch = 5
+    static let snippetCharacters = 320
+    static let readBytes = 3_000
+    static let tasksListed = 25
+}
+
+struct SearchNotesTool: Tool {
+    struct Arguments: Generable {
+        var query: String
+        static let generationSchema = GenerationSchema.object("SearchNotes", properties: [
+            .init("query", description: "a few words to look for", .string(minLength: 1, maxLength: 80)),
+        ])
+        init(_ content: GeneratedContent) throws(GenerationDecodingError) { query = try content.value(forProperty: "query") }
+    }
+
+    let notebook: AskNotebook
+    let sources: AskSources
+    let name = "search_notes"
+    let description = "Searches the user's notes by words and by meaning; returns the best notes, each with its handle (N1, N2...), title, date and text."
+
+    func call(arguments: Arguments) async throws -> String {
+        if sources.searches.contains(arguments.query) {
+            return "You searched for \"\(arguments.query)\" already; use other words, or answer."
+        }
+        sources.recordSearch(arguments.query)
+        let now = notebook.now
+        let hits = try notebook.withSearch { search in
+            try search.search(arguments.query, filter: NoteFilter(limit: AskLimits.resultsPerSearch), now: now).map(\.hit.id)
+        }
+        let notes = try hits.compactMap { id in try notebook.withSearch { try $0.note(id) } }
+        guard !notes.isEmpty else { return "No note matches \"\(arguments.query)\"." }
+        return notes.map { note in
+            let handle = sources.show(note.id, title: note.title)
+            return AskText.heading(handle, note) + ": " + AskText.cut(note.body, characters: AskLimits.snippetCharacters)
+        }.joined(separator: "\n")
+    }
+}
+
+struct ReadNoteTool: Tool {
+    struct Arguments: ConvertibleFromGeneratedContent {
+        var handle: String
+        init(_ content: GeneratedContent) throws(GenerationDecodingError) { handle = try content.value(forProperty: "id") }
+    }
+
+    let notebook: AskNotebook
+    let sources: AskSources
+    let name = "read_note"
+    let description = "Returns the whole text of one note, by the handle a search or the task list gave it."
+
+    /// The handles shown so far: a read names a note the model has seen.
+    var parameters: GenerationSchema {
+        let handles = sources.allHandles
+        return .object("ReadNote", properties: [
+            .init("id", description: "the note's handle, such as N1",
+                  handles.isEmpty ? .string(pattern: "N[1-9][0-9]{0,2}") : .string(anyOf: handles)),
+        ])
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        guard let shown = sources.note(arguments.handle),
+              let note = try notebook.withSearch({ try $0.note(shown.id) }) else {
+            return "No note \(arguments.handle) has been shown: search first."
+        }
+        let handle = sources.show(note.id, title: note.title)
+        return AskText.heading(handle, note) + ":\n" + NoteReader.cut(note.body, toBytes: AskLimits.readBytes)
+    }
+}
+
+struct ListTasksTool: Tool {
+    struct Arguments: Generable {
+        var about: String
+        static let generationSchema = GenerationSchema.object("ListTasks", properties: [
+            .init("about", description: "words the task or its note must contain, or \"\" for every open task", .string(maxLength: 40)),
+        ])
+        init(_ content: GeneratedContent) throws(GenerationDecodingError) { about = try content.value(forProperty: "about") }
+    }
+
+    let notebook: AskNotebook
+    let sources: AskSources
+    let name = "list_tasks"
+    let description = "Lists the open tasks found in the notes, soonest due first, each with its due day and its note's handle."
+
+    func call(arguments: Arguments) async throws -> String {
+        let words = AskText.words(arguments.about)
+        let entries = try notebook.withSearch { try $0.openTasks() }.filter { entry in
+            words.isEmpty || !AskText.words(entry.task.text + " " + entry.noteTitle).isDisjoint(with: words)
+        }.prefix(AskLimits.tasksListed)
+        guard !entries.isEmpty else {
+            return (words.isEmpty ? "No open tasks." : "No open task about \"\(arguments.about)\".") + " search_notes finds notes by their text."
+        }
+        return entries.map { entry in
+            let handle = sources.show(entry.noteID, title: entry.noteTitle)
+            return "\(handle) \(AskText.quoted(entry.noteTitle)): \(entry.task.text) (due \(entry.task.due ?? "no day given"))"
+        }.joined(separator: "\n")
+    }
+}
+
+extension NotebookSearch {
+    func note(_ id: NoteID) throws -> Note? { try store.note(id) }
+    func openTasks() throws -> [TaskEntry] { try store.tasks() }
+}
+
+/// How the tools write notes for the model.
+enum AskText {
+    static func heading(_ handle: String, _ note: Note) -> String {
+        "\(handle) \(quoted(note.title)) (written \(note.created.day))"
+    }
+
+    static func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences("\"", with: "'") + "\"" }
+
+    /// The text's first `characters` characters, on one line.
+    static func cut(_ text: String, characters: Int) -> String {
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return line.count > characters ? String(line.prefix(characters)) + "…" : line
+    }
+
+    static func words(_ text: String) -> Set<String> {
+        Set(text.lowercased().split { !$0.isLetter && !$0.isNumber }.filter { $0.count > 2 }.map(String.init))
+    }
+}

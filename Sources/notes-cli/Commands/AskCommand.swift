@@ -1,0 +1,101 @@
+// `notes ask`: a question answered from the notes by the local model, with its sources.
+import AI
+import Notebook
+import Notes
+import Storage
+
+struct AskCommand: NotesCommand {
+    static let question = Argument("question", type: .text("question"), help: "What you want to know.", repeating: true)
+
+    static let configuration = CommandConfiguration(
+        name: "ask",
+        abstract: "Answer a question from your notes, with the notes it comes from.",
+        discussion: """
+            The reading model (NOTES_READER_MODEL, else Qwen2.5-Coder-1.5B) searches your notes
+            by words and by meaning, reads them and lists the tasks with their due days, then
+            answers and names its sources: only notes it was shown while answering. When the
+            notes do not say, it says so and cites nothing. Everything runs on this machine;
+            nothing is written to the notebook. Text in a note is data to the model, never an
+            instruction.
+            """,
+        options: [Common.json],
+        arguments: [question]
+    )
+
+    let question: String
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        question = arguments.all(Self.question).joined(separator: " ").trimmingWhitespace()
+        guard !question.isEmpty else { throw UsageError(message: "missing <question>") }
+        json = arguments[Common.json]
+    }
+
+    func run(_ context: Context) throws {
+        guard let model = NoteReader.model(environment: context.environment) else {
+            throw CommandFailure("notes ask needs the reading model, and NOTES_READER_MODEL is none")
+        }
+        if case let .unavailable(reason) = model.availability {
+            throw CommandFailure("the reading model is unavailable: \(reason); see 'notes model'")
+        }
+        _ = try context.store()
+        // The tools read through a connection of their own, read-only: asking writes nothing.
+        let reading = try NoteStore.open(home: context.home, mode: .readOnly)
+        let questions = NotebookQuestions(search: NotebookSearch(store: reading, embedder: Embeddings.make(context: context)),
+                                          model: model, now: Clock.now())
+        let terminal = context.terminal
+        let live = !json && terminal.out.isTerminal
+        let progress = !json && terminal.err.isTerminal
+        let writer = AnswerWriter()
+        let question = question
+        let answer = try waitFor {
+            try await questions.prewarm()
+            return try await questions.ask(question) { event in
+                switch event {
+                case .toolCall(let name, let arguments):
+                    if progress { writer.note("(\(name) \(arguments))") }
+                case .answerText(let text):
+                    if live { writer.show(text) }
+                case .answered:
+                    break
+                }
+            }
+        }
+        if json {
+            terminal.emit(.object([
+                ("answer", .string(answer.text)),
+                ("sources", .array(answer.sources.map { .object([("id", .string($0.id.rawValue)), ("title", .string($0.title))]) })),
+                ("searches", .array(answer.searches.map(JSON.string))),
+            ]))
+            return
+        }
+        if live { writer.show(answer.text) } else { terminal.print(answer.text) }
+        if live { terminal.print() }
+        guard !answer.sources.isEmpty else { return }
+        let short = try context.handles(for: answer.sources.map(\.id))
+        terminal.print(terminal.dim("Sources:"))
+        for source in answer.sources {
+            terminal.print("  " + terminal.yellow(short[source.id] ?? source.id.rawValue) + "  " + source.title)
+        }
+    }
+}
+
+/// Writes the answer as it grows (only what is new each time) to standard output, and the tool
+/// calls to standard error, unbuffered: a terminal sees them at once.
+final class AnswerWriter: @unchecked Sendable {
+    private let out = OutputStream(descriptor: 1)
+    private let err = OutputStream(descriptor: 2)
+    private var shown = ""
+
+    func show(_ text: String) {
+        guard text.hasPrefix(shown), text.count > shown.count else { return }
+        out.write(String(text.dropFirst(shown.count)))
+        out.flush()
+        shown = text
+    }
+
+    func note(_ line: String) {
+        err.write(line + "\n")
+        err.flush()
+    }
+}

@@ -1,0 +1,69 @@
+// `ask-bench`: the `notes ask` flow over one notebook, question by question, for bench/ask/run.py.
+// Reads one JSON object a line on stdin ({"question": ...}) and writes one a line on stdout:
+// the answer, its sources, the searches, the transcript, the time to the first answer word and
+// to the whole answer (milliseconds from the question). The model is loaded once; every
+// question is a new conversation, as `notes ask` is.
+import AI
+import Foundation
+import Notebook
+import Notes
+import Storage
+
+let environment = ProcessInfo.processInfo.environment
+guard let home = environment["NOTES_HOME"], let model = NoteReader.model(environment: environment) else {
+    FileHandle.standardError.write(Data("set NOTES_HOME, and a reader model\n".utf8))
+    exit(2)
+}
+let embedder = EmbeddingModel.fromEnvironment(environment)
+
+// As the CLI's Core/Embeddings.swift makes it (that conformance lives in the executable).
+extension EmbeddingModel: TextEmbedding {
+    public func unavailableReason() -> String? {
+        if case let .unavailable(reason) = availability { return reason }
+        return nil
+    }
+}
+
+final class Clockwork: @unchecked Sendable {
+    let start = DispatchTime.now()
+    var firstWord: Double?
+    func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
+}
+
+func describe(_ entry: Transcript.Entry) -> [String: String] {
+    switch entry {
+    case .instructions: ["instructions": ""]
+    case .prompt(let prompt): ["prompt": prompt.text]
+    case .toolCall(let call): ["call": call.toolName + " " + call.arguments.jsonString]
+    case .toolOutput(let output): ["output": output.text]
+    case .response(let response): ["response": response.text]
+    }
+}
+
+let now = environment["ASK_NOW"].flatMap { Timestamp(iso8601: $0) } ?? Timestamp.current
+while let line = readLine() {
+    guard let data = line.data(using: .utf8), let request = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+          let question = request["question"] as? String else { continue }
+    let store = try NoteStore.open(home: home, mode: .readOnly)
+    let questions = NotebookQuestions(search: NotebookSearch(store: store, embedder: embedder), model: model, now: now)
+    let clock = Clockwork()
+    var result: [String: Any] = ["question": question]
+    do {
+        try await questions.prewarm()
+        let answer = try await questions.ask(question) { event in
+            if case .answerText(let text) = event, clock.firstWord == nil, text.contains(where: { $0.isLetter || $0.isNumber }) {
+                clock.firstWord = clock.elapsed()
+            }
+        }
+        result["answer"] = answer.text
+        result["sources"] = answer.sources.map { ["id": $0.id.rawValue, "title": $0.title] }
+        result["searches"] = answer.searches
+        result["first_word_ms"] = clock.firstWord ?? clock.elapsed()
+        result["total_ms"] = clock.elapsed()
+    } catch {
+        result["error"] = String(describing: error)
+    }
+    result["transcript"] = await questions.transcript.map(describe)
+    let output = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+    FileHandle.standardOutput.write(output + Data("\n".utf8))
+}

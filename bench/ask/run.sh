@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `notes ask` benchmark (issue 17), one run: the 300-note notebook and 74 questions of
+# bench/ask/make_questions.py, each asked of ours (ask-bench: the Notebook layer's flow, as
+# `notes ask` runs it) and of llama-cpp-python's chat-completion tool calling, interleaved, with
+# the reader model on 2 threads. Rows go to $OUT (default bench/ask/results.jsonl) as they come;
+# `bench/ask/run.py --report FILE` prints the tables of a run cut short. LIMIT=N asks N questions.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+scripts/setup.sh
+source scripts/env.sh
+swift build --product notes >/dev/null
+swift build --product ask-bench >/dev/null
+bin="$(swift build --show-bin-path)"
+work="$(mktemp -d /tmp/notes-ask-bench-XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 bench/ask/make_questions.py "$work/questions"
+"$NOTES_DEPS/venv/bin/python" bench/ask/run.py "$bin/notes" "$bin/ask-bench" "$work/questions" \
+    --out "${OUT:-bench/ask/results.jsonl}" ${LIMIT:+--limit "$LIMIT"}
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
