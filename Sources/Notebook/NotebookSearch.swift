@@ -49,14 +49,15 @@ public struct NotebookSearch {
         if let invalid = parsed.invalidFilter { throw invalid }
         let limit = filter.limit ?? 50
         // The query is embedded (by the daemon, or by loading the model) on another thread while
-        // this one searches the words and reads the stored vectors.
+        // this one searches the words. (Reading the stored vectors meanwhile as well was slower:
+        // copying 15 MB of them costs more than the daemon takes to embed a query.)
         let meaningText = parsed.meaningText
         let pending = mode == .words || meaningText.isEmpty ? nil : try embedder.map { embedder in try Background { try embedder.embed(query: meaningText) } }
         var words = mode == .meaning ? [] : try store.search(query, filter: filter, now: now)
         guard let embedder, let pending else { return words.map { Result(hit: $0, match: .words) } }
-        let stored = try store.storedVectors(model: embedder.version, conditions: store.filterConditions(parsed, filter: filter, now: now))
         guard let vector = try queryVector(pending, embedder) else { return words.map { Result(hit: $0, match: .words) } }
-        var nearest = try store.matches(stored.nearest(to: [vector], limit: max(limit, 100))).filter { $0.similarity >= Self.minimumSimilarity }
+        var nearest = try store.nearest(to: [vector], model: embedder.version, conditions: store.filterConditions(parsed, filter: filter, now: now),
+                                        limit: max(limit, 100)).filter { $0.similarity >= Self.minimumSimilarity }
         if !parsed.excludedTerms.isEmpty {
             let excluded = try store.containing(anyOf: parsed.excludedTerms, among: nearest.map(\.id))
             nearest.removeAll { excluded.contains($0.id) }

@@ -70,74 +70,29 @@ extension NoteStore {
     /// `filterConditions`) and `excluding` narrow the notes scanned; at most `limit` come back.
     public func nearest(to queries: [[Float]], model: String, conditions filters: (sql: [String], values: [any DatabaseValueConvertible]) = ([], []),
                         excluding: NoteID? = nil, limit: Int) throws -> [VectorMatch] {
-        try matches(try storedVectors(model: model, conditions: filters, excluding: excluding).nearest(to: queries, limit: limit))
-    }
-
-    /// Every current chunk vector of the notes `conditions` and `excluding` leave, read into
-    /// memory: a search reads them while its query is being embedded, then ranks them.
-    public func storedVectors(model: String, conditions filters: (sql: [String], values: [any DatabaseValueConvertible]) = ([], []),
-                              excluding: NoteID? = nil) throws -> StoredVectors {
+        guard let dimensions = queries.first?.count, dimensions > 0, limit > 0 else { return [] }
         var conditions = ["n.deleted IS NULL", "v.model = ?", "v.content_hash = n.content_hash"] + filters.sql
         var values: [any DatabaseValueConvertible] = [model] + filters.values
         if let excluding {
             conditions.append("n.id != ?")
             values.append(excluding.rawValue)
         }
-        var stored = StoredVectors()
+        var best: [Int64: Float] = [:]
         try database.statement("""
             SELECT v.note_seq, v.vector FROM note_vectors v JOIN notes n ON n.seq = v.note_seq WHERE \(conditions.joined(separator: " AND "))
             """).forEachRow(values) { row in
-            row.withBlob(1) { stored.append(note: row.int(0), bytes: $0) }
+            let seq = row.int(0)
+            let score = row.withBlob(1) { bytes in
+                queries.reduce(-Float.infinity) { max($0, FloatVector.dot($1, bytes)) }
+            }
+            if score > best[seq, default: -.infinity] { best[seq] = score }
         }
-        return stored
-    }
-
-    /// The ids of ranked notes (sequence numbers from `StoredVectors.nearest`), in that order.
-    public func matches(_ ranked: [(note: Int64, similarity: Float)]) throws -> [VectorMatch] {
-        guard !ranked.isEmpty else { return [] }
-        let ids = try database.statement("SELECT seq, id FROM notes WHERE seq IN (\(ranked.map { String($0.note) }.joined(separator: ",")))")
+        let top = best.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(limit)
+        guard !top.isEmpty else { return [] }
+        let ids = try database.statement("SELECT seq, id FROM notes WHERE seq IN (\(top.map { String($0.key) }.joined(separator: ",")))")
             .rows { ($0.int(0), $0.string(1)) }
         let byID = Dictionary(uniqueKeysWithValues: ids)
-        return ranked.compactMap { entry in byID[entry.note].flatMap(NoteID.init).map { VectorMatch(id: $0, similarity: entry.similarity) } }
-    }
-}
-
-/// Chunk vectors of one model, packed one after another (10,000 notes of 384 floats: 15 MB),
-/// each with its note's sequence number.
-public struct StoredVectors: Sendable {
-    private(set) var notes: [Int64] = []
-    private(set) var values: [Float] = []
-    private(set) var dimensions = 0
-
-    public var count: Int { notes.count }
-
-    /// A vector of another length than the first (another model) is skipped: never close.
-    mutating func append(note: Int64, bytes: UnsafeRawBufferPointer) {
-        let length = bytes.count / 4
-        if dimensions == 0 { dimensions = length }
-        guard length == dimensions, length > 0 else { return }
-        notes.append(note)
-        // Copied as bytes: SQLite's blob need not be aligned for Float.
-        let start = values.count
-        values.append(contentsOf: repeatElement(0, count: length))
-        values.withUnsafeMutableBytes { target in
-            UnsafeMutableRawBufferPointer(rebasing: target[(start * 4)...]).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(length * 4)))
-        }
-    }
-
-    /// Best first, at most `limit` notes, each scored by its chunk closest to any query (vectors
-    /// are unit length, so the dot product is the cosine); ties go to the older note.
-    public func nearest(to queries: [[Float]], limit: Int) -> [(note: Int64, similarity: Float)] {
-        guard limit > 0, dimensions > 0, queries.contains(where: { $0.count == dimensions }) else { return [] }
-        var best: [Int64: Float] = [:]
-        values.withUnsafeBytes { raw in
-            for (index, note) in notes.enumerated() {
-                let vector = UnsafeRawBufferPointer(rebasing: raw[(index * dimensions * 4)..<((index + 1) * dimensions * 4)])
-                let score = queries.reduce(-Float.infinity) { max($0, FloatVector.dot($1, vector)) }
-                if score > best[note, default: -.infinity] { best[note] = score }
-            }
-        }
-        return best.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(limit).map { ($0.key, $0.value) }
+        return top.compactMap { entry in byID[entry.key].flatMap(NoteID.init).map { VectorMatch(id: $0, similarity: entry.value) } }
     }
 }
 
