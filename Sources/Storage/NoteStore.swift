@@ -223,11 +223,34 @@ public final class NoteStore {
     }
 
     /// The short handle of each id among the live notes (see `NoteHandle`): what listings show
-    /// and what `resolve` reads back. Every id is read, since handles come from the ids' ends,
-    /// which no index orders (10,000 ids: a few milliseconds).
+    /// and what `resolve` reads back. For a few ids (a search's results), the usual case is asked
+    /// of SQLite first: no other note shares their last six digits. Otherwise every id is read,
+    /// since handles come from the ids' ends, which no index orders (10,000 ids: 15 ms).
     public func handles(for ids: [NoteID]) throws -> [NoteID: String] {
         guard !ids.isEmpty else { return [:] }
+        if ids.count <= 100, let shortest = try shortestHandles(ids) { return shortest }
         return NoteHandle.handles(for: ids, among: try allIDs())
+    }
+
+    /// Each id's last `NoteHandle.minimumLength` digits, when no other live note ends with them
+    /// or starts with them (then no longer handle is needed); nil when one does.
+    private func shortestHandles(_ ids: [NoteID]) throws -> [NoteID: String]? {
+        let length = NoteHandle.minimumLength
+        // The dashed id ends in 12 hex digits, so its last six characters are digits.
+        let ends = ids.map { String($0.rawValue.suffix(length)) }
+        guard Set(ends).count == Set(ids).count else { return nil }
+        let shown = Set(ids.map(\.rawValue))
+        let sharing = try database.statement("""
+            SELECT id FROM notes WHERE deleted IS NULL AND substr(id, -\(length)) IN (\(ends.map { _ in "?" }.joined(separator: ",")))
+            """).rows(ends) { $0.string(0) }
+        guard sharing.allSatisfy(shown.contains) else { return nil }
+        let starting = try database.statement("SELECT id FROM notes WHERE id >= ? AND id < ? AND deleted IS NULL LIMIT 2")
+        for (id, end) in zip(ids, ends) {
+            // The first eight characters of a dashed id are digits too: a range on the index.
+            let others = try starting.rows([end, end + "~"]) { $0.string(0) }.filter { $0 != id.rawValue }
+            guard others.isEmpty else { return nil }
+        }
+        return Dictionary(zip(ids, ends), uniquingKeysWith: { first, _ in first })
     }
 
     public func handle(of id: NoteID) throws -> String {

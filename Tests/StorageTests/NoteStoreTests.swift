@@ -100,6 +100,24 @@ struct NoteStoreTests {
         #expect(try store.handles(for: [a.id, b.id, c.id]) == [a.id: "1abc42", b.id: "2abc42", c.id: "000000"])
     }
 
+    @Test func aFewIdsWhoseEndsAreSharedGetTheLongerHandles() throws {
+        let store = try inMemoryStore()
+        func note(_ id: String) -> Note {
+            Note(id: NoteID(id)!, title: id, body: id, tags: [], created: Timestamp(milliseconds: 1), updated: Timestamp(milliseconds: 1))
+        }
+        // d and e share their last six digits; f ends with the first six digits of d and e.
+        let d = note("01a1f000-0000-7000-8000-000000abcdef"), e = note("01a1f000-0000-7000-8000-000001abcdef")
+        let f = note("0b2c3000-0000-7000-8000-00000001a1f0"), g = note("0b2c3000-0000-7000-8000-000000777777")
+        for item in [d, e, f, g] { try store.insert(item) }
+        let all = try store.allIDs()
+        let expected = NoteHandle.handles(for: all, among: all)
+        #expect(try store.handles(for: [d.id]) == [d.id: "0abcdef"])
+        #expect(try store.handles(for: [f.id]) == [f.id: expected[f.id]!])
+        #expect(expected[f.id]!.count > NoteHandle.minimumLength)
+        #expect(try store.handles(for: [g.id]) == [g.id: "777777"])
+        #expect(try store.handles(for: [d.id, e.id, f.id, g.id]) == expected)
+    }
+
     @Test func listFiltersByTagAndTimeNewestFirst() throws {
         let store = try inMemoryStore()
         let old = try makeNote("old #work", at: 1_000_000)
