@@ -12,7 +12,12 @@ extension EmbeddingModel: TextEmbedding {
 enum Embeddings {
     /// `NOTES_EMBEDDING_MODEL` (a GGUF path, or `none`), else the one set-up installs.
     static func make(context: Context) -> EmbeddingModel? {
-        EmbeddingModel.fromEnvironment(context.environment)
+        make(environment: context.environment)
+    }
+
+    /// The same, from the environment alone (for the daemon's query thread, which has no context).
+    static func make(environment: [String: String]) -> EmbeddingModel? {
+        EmbeddingModel.fromEnvironment(environment)
     }
 
     /// For a search: the query's vector comes from the running daemon's warm model when it

@@ -2,7 +2,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import AI
 import Notebook
 import Notes
 import Storage
@@ -137,7 +136,7 @@ struct DaemonCommand: NotesCommand {
         let path = context.notebookHome.daemonSocket
         do {
             return try QueryVectorService.start(path: path, keepAlive: keepAlive,
-                                                makeEmbedder: { EmbeddingModel.fromEnvironment(environment) },
+                                                makeEmbedder: { Embeddings.make(environment: environment) },
                                                 didUnload: { DaemonCommand.giveMemoryBack() },
                                                 log: { [write = log.forOtherThreads] in write(.warning, $0) })
         } catch {
