@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/env.sh
-swift build --product analysis-eval >&2
+swift build -c release --product analysis-eval >&2
 out="${NOTES_BENCH_OUT:-bench/ai/out-backlog}"
 count="${COUNT:-200}"
 chunk="${CHUNK:-20}"
@@ -27,7 +27,7 @@ for start in $(seq 0 "$chunk" $((count - 1))); do
             copies) flags=(--batch 1) ;;
             batched) flags=(--batch "$batch" --no-copies) ;;
         esac
-        ./.build/debug/analysis-eval "$out/chunk.jsonl" "$out/$mode-$start.jsonl" "${flags[@]}" 2> "$out/$mode-$start.log"
+        ./.build/release/analysis-eval "$out/chunk.jsonl" "$out/$mode-$start.jsonl" "${flags[@]}" 2> "$out/$mode-$start.log"
     done
     uptime >> "$out/load.txt"
 done
