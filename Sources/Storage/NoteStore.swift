@@ -128,11 +128,14 @@ public final class NoteStore {
         let starts = try database.statement(
             "SELECT id, title FROM notes WHERE id >= ? AND id < ? AND deleted IS NULL ORDER BY id LIMIT 11")
             .rows([prefix, prefix + "~"]) { (id: NoteID($0.string(0))!, title: $0.string(1)) }
-        // No index orders ids by their end: a scan, a few milliseconds at 10,000 notes, not
-        // needed for a whole id.
-        let ends = hex.count == 32 ? [] : try database.statement(
-            "SELECT id, title FROM notes WHERE substr(replace(id, '-', ''), -?) = ? AND deleted IS NULL ORDER BY id LIMIT 11")
-            .rows([hex.count, hex]) { (id: NoteID($0.string(0))!, title: $0.string(1)) }
+        // An end of six digits or more is found through the index of the ids' last six
+        // (`notes_by_id_end`; a dashed id ends in 12 hex digits); a shorter one needs a scan, a
+        // few milliseconds at 10,000 notes. Not needed for a whole id.
+        let length = NoteHandle.minimumLength
+        let ends: [(id: NoteID, title: String)] = hex.count == 32 ? [] : try database.statement("""
+            SELECT id, title FROM notes WHERE \(hex.count >= length ? "substr(id, -\(length)) = ? AND" : "? IS NOT NULL AND" /* same bindings */)
+            substr(replace(id, '-', ''), -?) = ? AND deleted IS NULL ORDER BY id LIMIT 11
+            """).rows([String(hex.suffix(length)), hex.count, hex]) { (id: NoteID($0.string(0))!, title: $0.string(1)) }
         var matches = starts
         for end in ends where !matches.contains(where: { $0.id == end.id }) { matches.append(end) }
         switch matches.count {
@@ -240,8 +243,9 @@ public final class NoteStore {
         let ends = ids.map { String($0.rawValue.suffix(length)) }
         guard Set(ends).count == Set(ids).count else { return nil }
         let shown = Set(ids.map(\.rawValue))
+        // Through the index of the ids' last six characters (`notes_by_id_end`).
         let sharing = try database.statement("""
-            SELECT id FROM notes WHERE deleted IS NULL AND substr(id, -\(length)) IN (\(ends.map { _ in "?" }.joined(separator: ",")))
+            SELECT id FROM notes WHERE substr(id, -\(length)) IN (\(ends.map { _ in "?" }.joined(separator: ","))) AND deleted IS NULL
             """).rows(ends) { $0.string(0) }
         guard sharing.allSatisfy(shown.contains) else { return nil }
         let starting = try database.statement("SELECT id FROM notes WHERE id >= ? AND id < ? AND deleted IS NULL LIMIT 2")
