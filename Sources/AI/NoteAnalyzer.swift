@@ -1,5 +1,6 @@
 // Note analysis on the local model: a category, an urgency, tasks and a summary for each note.
 import Notes
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -230,19 +231,25 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     /// Several notes read in one batch by the reader (`NoteReader.read(_:)`), each then
     /// analysed as `analyze(_:today:partial:)` does; without a reader, one after the other.
-    public func analyze(_ notes: [Note], today: Timestamp) async -> [Result<Analysis, any Error>] {
-        guard let reader, notes.count > 1 else { return await analyzeOneByOne(notes, today: today) }
-        let readings: [Result<NoteReading, any Error>]
+    public func analyze(pulling next: @escaping @Sendable () async -> (note: Note, today: Timestamp)?,
+                        done: @escaping @Sendable (Note, Result<Analysis, any Error>) async -> Void) async {
+        guard let reader, reader.batchSize > 1 else { return await analyzeOneByOne(pulling: next, done: done) }
+        // The notes given and not yet done, with their day.
+        let open = Mutex<[NoteID: (note: Note, today: Timestamp)]>([:])
         do {
-            readings = try await reader.read(notes.map { (note: $0, summary: NoteAnalyzer.ownSummary(of: $0.body) == nil) })
+            try await reader.read(pulling: {
+                guard let item = await next() else { return nil }
+                open.withLock { $0[item.note.id] = item }
+                return (item.note, NoteAnalyzer.ownSummary(of: item.note.body) == nil)
+            }) { note, reading in
+                guard let today = open.withLock({ $0.removeValue(forKey: note.id)?.today }) else { return }
+                let result: Result<Analysis, any Error>
+                do { result = .success(try await self.analysis(of: note, reading: reading.get(), today: today)) } catch { result = .failure(error) }
+                await done(note, result)
+            }
         } catch {
-            return notes.map { _ in .failure(error) }
+            for item in open.withLock({ $0.values.sorted { $0.note.id.rawValue < $1.note.id.rawValue } }) { await done(item.note, .failure(error)) }
         }
-        var results: [Result<Analysis, any Error>] = []
-        for (note, reading) in zip(notes, readings) {
-            do { results.append(.success(try await analysis(of: note, reading: reading.get(), today: today))) } catch { results.append(.failure(error)) }
-        }
-        return results
     }
 
     /// The full analysis from what the reader wrote: the category by likelihood with the

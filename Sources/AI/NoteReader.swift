@@ -76,6 +76,8 @@ public final class NoteReader: Sendable {
         public var notes = 0
         /// Prompt tokens evaluated: the note and its framing (the prewarmed prefix is reused).
         public var promptTokens = 0
+        /// Prompt tokens not evaluated again: the prewarmed prefix the note's prompt continues.
+        public var reusedTokens = 0
         /// Answer tokens: sampled one by one, fast-forwarded because the schema fixed them, or copied.
         public var sampledTokens = 0
         public var fastForwardedTokens = 0
@@ -114,10 +116,11 @@ public final class NoteReader: Sendable {
     public let batchSize: Int
     public let copies: Bool
 
-    /// One note at a time until batches pay: measured on 2 shared cores, four notes a batch read
-    /// 0.75x to 0.93x as many notes a minute as one at a time (bench/ai/RESULTS.md, run E), and
-    /// each further note of a batch costs 1,536 tokens of cache.
-    public static let defaultBatchSize = 1
+    /// Four notes at once when several are pending: on a quiet machine (2 cores, the 1.5B
+    /// reader, 16 short dev notes) 1.7x to 1.9x as many notes a minute as one at a time; eight
+    /// gave 1.8x to 2.1x for twice the cache (bench/ai/RESULTS.md, run F). Each further note
+    /// costs 1,536 tokens of cache (about 43 MB with the 1.5B reader).
+    public static let defaultBatchSize = 4
     /// Tokens drafted after each sampled one.
     static let draftLength = 8
 
@@ -143,17 +146,25 @@ public final class NoteReader: Sendable {
         return try NoteReading(response.content)
     }
 
-    /// Several notes read together (`LanguageModelSession.respond(toEach:)`), each with the
-    /// answer `read(_:summary:)` gives it; one result per note, in order.
-    public func read(_ notes: [(note: Note, summary: Bool)]) async throws -> [Result<NoteReading, any Error>] {
-        let requests = notes.map { LanguageModelSession.BatchRequest(prompt: NoteReader.prompt(for: $0.note), schema: NoteReader.schema(summary: $0.summary)) }
-        let responses = try await session.respond(toEach: requests, includeSchemaInPrompt: false, options: options)
-        return responses.map { response in
-            Result {
+    /// Several notes read together (`LanguageModelSession.respond(pulling:done:)`) as `next`
+    /// gives them (with whether each needs a summary written), each with the answer
+    /// `read(_:summary:)` gives it; `done` receives each reading when it is complete. Throws
+    /// when the batch as a whole stops (no model, cancelled): the notes given and not done then
+    /// have no reading.
+    public func read(pulling next: @escaping @Sendable () async -> (note: Note, summary: Bool)?,
+                     done: @escaping @Sendable (Note, Result<NoteReading, any Error>) async -> Void) async throws {
+        let given = Mutex<[Note]>([])
+        try await session.respond(pulling: {
+            guard let (note, summary) = await next() else { return nil }
+            given.withLock { $0.append(note) }
+            return LanguageModelSession.BatchRequest(prompt: NoteReader.prompt(for: note), schema: NoteReader.schema(summary: summary))
+        }, includeSchemaInPrompt: false, options: options) { index, response in
+            let note = given.withLock { $0[index] }
+            await done(note, Result {
                 let response = try response.get()
-                count(response.statistics)
+                self.count(response.statistics)
                 return try NoteReading(response.content)
-            }
+            })
         }
     }
 
@@ -169,6 +180,7 @@ public final class NoteReader: Sendable {
         counted.withLock {
             $0.notes += 1
             $0.promptTokens += statistics.promptTokens - statistics.reusedPromptTokens
+            $0.reusedTokens += statistics.reusedPromptTokens
             $0.sampledTokens += statistics.sampledTokens
             $0.fastForwardedTokens += statistics.fastForwardedTokens
             $0.draftedTokens += statistics.draftedTokens

@@ -22,9 +22,11 @@ public enum AnalysisEvent {
 /// Two stages. A note with no analysis of its current text gets a quick one first (no
 /// generation, so a new note has its category and deadlines within moments), newest change
 /// first, and before that (with an embedder) its vectors, several notes a step; then, when the analyzer reads notes with a model, every note lacking a full analysis
-/// gets one, oldest change first: up to the analyzer's `batchSize` notes a step, read together
-/// when more than one is pending. Call `step()` until it returns false. A single pending note
-/// is analysed at once, alone; a new note's quick stage runs before the next batch.
+/// gets one, oldest change first: when more than one is pending, up to the analyzer's
+/// `batchSize` are read at once, the next taking the place of each one done. Call `step()`
+/// until it returns false. A single pending note is analysed at once, alone; a new note stops a
+/// running batch from taking more, so that its quick stage comes within seconds, and its full
+/// stage is the first of the next batch.
 ///
 /// Not thread-safe: one owner calls it, one step at a time (the CLI, from its main thread).
 public final class AnalysisQueue: @unchecked Sendable {
@@ -94,16 +96,19 @@ public final class AnalysisQueue: @unchecked Sendable {
         if stages == .quickOnly || (stages == .both && analyzer.readsNotes),
            let note = try next(in: try store.pendingQuickAnalysis(limit: failed.count + 1)) {
             await run(note, stage: .quick)
+            if newNotesArrived, fresh.count < max(1, analyzer.batchSize) * Self.batchRunLength { fresh.append(note.id) }
             return true
         }
         guard stages != .quickOnly else { return false }
+        newNotesArrived = false
         let size = max(1, analyzer.batchSize)
-        let notes = try next(in: try store.pendingAnalysis(analyzerVersion: analyzer.analyzerVersion, limit: failed.count + size), count: size)
+        let notes = try next(in: try fullCandidates(limit: failed.count + size), count: size)
         guard let first = notes.first else { return false }
         if notes.count == 1 {
+            fresh.removeAll { $0 == first.id }
             await run(first, stage: .full, partial: partial)
         } else {
-            await runBatch(notes)
+            await runBatch(stopForNewNotes: stages == .both)
         }
         return true
     }
@@ -126,14 +131,58 @@ public final class AnalysisQueue: @unchecked Sendable {
         return notes
     }
 
-    /// The full stage of several notes in one batch of the analyzer.
-    private func runBatch(_ notes: [Note]) async {
-        let started = clock().milliseconds
-        for note in notes { report(.started(note.id, .full)) }
-        let results = await analyzer.analyze(notes, today: clock())
-        for (note, result) in zip(notes, results) {
+    /// Notes that arrived while a batch ran (it stopped taking more for them) and got their
+    /// quick stage since, not yet handed to the full stage: it takes them first, so that a new
+    /// note does not wait behind a backlog. Otherwise full analyses go oldest change first.
+    private var fresh: [NoteID] = []
+    private var newNotesArrived = false
+
+    /// Notes lacking a full analysis, those just added first, then oldest change first.
+    private func fullCandidates(limit: Int) throws -> [NoteID] {
+        // One given its full analysis elsewhere meanwhile (`notes analyze`) is no longer fresh.
+        fresh = try fresh.filter { try store.analysis(for: $0)?.stage != .full }
+        let pending = try store.pendingAnalysis(analyzerVersion: analyzer.analyzerVersion, limit: limit)
+        return fresh + pending.filter { !fresh.contains($0) }
+    }
+
+    /// Notes a batch run hands over at most, in batches' worth: the caller gets a step back
+    /// every minute or two of a long backlog.
+    static let batchRunLength = 8
+
+    /// The notes of the running batch (handed to the analyzer, not yet stored), with when each
+    /// was handed over, and how many it has been given.
+    private var inBatch: [NoteID: Int64] = [:]
+    private var handedInBatch = 0
+
+    /// The full stage of the pending notes, several at once: the analyzer asks for the next
+    /// pending note whenever one is done, until `batchRunLength` batches' worth, none is left,
+    /// or (`stopForNewNotes`) a note waits for its quick stage: then the notes already in the
+    /// batch are finished and the step ends, so that the new note's quick stage is next.
+    private func runBatch(stopForNewNotes: Bool) async {
+        inBatch = [:]
+        handedInBatch = 0
+        let limit = max(1, analyzer.batchSize) * Self.batchRunLength
+        await analyzer.analyze(pulling: { [self] in
+            do {
+                guard handedInBatch < limit else { return nil }
+                if stopForNewNotes, try next(in: try store.pendingQuickAnalysis(limit: failed.count + 1)) != nil {
+                    newNotesArrived = true
+                    return nil
+                }
+                let candidates = try fullCandidates(limit: failed.count + inBatch.count + 1)
+                guard let note = try next(in: candidates.filter { inBatch[$0] == nil }) else { return nil }
+                fresh.removeAll { $0 == note.id }
+                handedInBatch += 1
+                inBatch[note.id] = clock().milliseconds
+                report(.started(note.id, .full))
+                return (note, clock())
+            } catch {
+                return nil
+            }
+        }, done: { [self] note, result in
+            let started = inBatch.removeValue(forKey: note.id) ?? clock().milliseconds
             store(result, of: note, stage: .full, started: started)
-        }
+        })
     }
 
     private func run(_ note: Note, stage: AnalysisStage, partial: (@Sendable (String) -> Void)? = nil) async {

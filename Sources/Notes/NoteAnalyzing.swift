@@ -23,27 +23,33 @@ public protocol NoteAnalyzing: Sendable {
     /// `partial`, when given, receives the text generated so far as it grows, for display.
     func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis
 
-    /// How many notes `analyze(_:today:)` reads together to best effect; 1: one at a time.
+    /// How many notes `analyze(pulling:done:)` reads at once to best effect; 1: one at a time.
     var batchSize: Int { get }
 
-    /// Analyses several notes fully, together when the model can (one batch); one result per
-    /// note, in order. A note that fails does not fail the others.
-    func analyze(_ notes: [Note], today: Timestamp) async -> [Result<Analysis, any Error>]
+    /// Analyses notes fully as they come, several at once when the model can (one batch): `next`
+    /// gives the next note with the day to judge it by (nil: no more), `done` receives each
+    /// result as soon as it is ready, not necessarily in order. A note finished makes room for
+    /// the next at once, so the batch stays full and a note handed over meanwhile joins it. A
+    /// note that fails does not fail the others; every note `next` gave gets its result.
+    func analyze(pulling next: @escaping @Sendable () async -> (note: Note, today: Timestamp)?,
+                 done: @escaping @Sendable (Note, Result<Analysis, any Error>) async -> Void) async
 }
 
 extension NoteAnalyzing {
     public var batchSize: Int { 1 }
 
-    public func analyze(_ notes: [Note], today: Timestamp) async -> [Result<Analysis, any Error>] {
-        await analyzeOneByOne(notes, today: today)
+    public func analyze(pulling next: @escaping @Sendable () async -> (note: Note, today: Timestamp)?,
+                        done: @escaping @Sendable (Note, Result<Analysis, any Error>) async -> Void) async {
+        await analyzeOneByOne(pulling: next, done: done)
     }
 
     /// One note after the other, with `analyze(_:today:partial:)`.
-    public func analyzeOneByOne(_ notes: [Note], today: Timestamp) async -> [Result<Analysis, any Error>] {
-        var results: [Result<Analysis, any Error>] = []
-        for note in notes {
-            do { results.append(.success(try await analyze(note, today: today, partial: nil))) } catch { results.append(.failure(error)) }
+    public func analyzeOneByOne(pulling next: @Sendable () async -> (note: Note, today: Timestamp)?,
+                                done: @Sendable (Note, Result<Analysis, any Error>) async -> Void) async {
+        while let (note, today) = await next() {
+            let result: Result<Analysis, any Error>
+            do { result = .success(try await analyze(note, today: today, partial: nil)) } catch { result = .failure(error) }
+            await done(note, result)
         }
-        return results
     }
 }

@@ -28,11 +28,27 @@ final class FakeAnalyzer: NoteAnalyzing, @unchecked Sendable {
 
     /// Notes read together: `batchSize` above 1 makes the queue hand over several at once.
     var batchSize = 1
+    /// The titles each batch run was given, in order.
     private(set) var batches: [[String]] = []
+    /// Runs when a batch run is given a note (a user adding one meanwhile).
+    var whenGiven: ((Note) throws -> Void)?
 
-    func analyze(_ notes: [Note], today: Timestamp) async -> [Result<Analysis, any Error>] {
-        batches.append(notes.map(\.title))
-        return notes.map { note in Result { try result(note, today, .full) } }
+    /// As a model would: `batchSize` notes at once, the first done first, each place taken by the
+    /// next note at once.
+    func analyze(pulling next: @escaping @Sendable () async -> (note: Note, today: Timestamp)?,
+                 done: @escaping @Sendable (Note, Result<Analysis, any Error>) async -> Void) async {
+        batches.append([])
+        var running: [(Note, Timestamp)] = []
+        while true {
+            while running.count < batchSize, let item = await next() {
+                batches[batches.count - 1].append(item.note.title)
+                try? whenGiven?(item.note)
+                running.append(item)
+            }
+            guard !running.isEmpty else { return }
+            let (note, today) = running.removeFirst()
+            await done(note, Result { try result(note, today, .full) })
+        }
     }
 
     struct Failure: Error {}
@@ -87,15 +103,52 @@ struct AnalysisQueueTests {
         let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: clock) { event in
             if case let .failed(id, _) = event { failed.append(id) }
         }
-        while try await queue.step(.fullOnly) {}
-        #expect(analyzer.batches == [["Note 1", "Note 2", "Note 3"], ["Note 4", "Note 5"]], "oldest change first, three a step")
+        try await queue.step(.fullOnly)
+        #expect(analyzer.batches == [["Note 1", "Note 2", "Note 3", "Note 4", "Note 5"]],
+                "oldest change first, each done note's place taken by the next in the same run")
         #expect(failed == [notes[1].id], "a note that fails does not fail its batch")
         #expect(try notes.map { try store.analysis(for: $0.id)?.stage } == [.full, nil, .full, .full, .full])
+        #expect(try await queue.step(.fullOnly) == false, "the failed note is not retried until edited")
         // One pending note is analysed alone at once, not held back for a batch.
         let single = try add("Note 6", at: 6)
         try await queue.step(.fullOnly)
-        #expect(analyzer.batches.count == 2 && analyzer.calls.last?.title == "Note 6")
+        #expect(analyzer.batches.count == 1 && analyzer.calls.last?.title == "Note 6")
         #expect(try store.analysis(for: single.id)?.stage == .full)
+    }
+
+    @Test func aNoteAddedDuringABatchStopsItTakingMoreSoItsQuickStageComesNext() async throws {
+        _ = try (1...6).map { try add("Note \($0)", at: Int64($0)) }
+        let analyzer = FakeAnalyzer()
+        analyzer.batchSize = 2
+        let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: clock)
+        while try await queue.step(.quickOnly) {}
+        var added: Note?
+        analyzer.whenGiven = { [store] note in
+            guard note.title == "Note 2", added == nil else { return }
+            added = try NoteInput.makeNote(text: "Call the plumber", title: nil, extraTags: [], at: Timestamp(milliseconds: 1_800_000_000_000 + 99 * 60_000))
+            try store.insert(added!)
+        }
+        try await queue.step(.both)
+        #expect(analyzer.batches == [["Note 1", "Note 2"]], "no note is taken after the new one arrives; those given are finished")
+        #expect(try store.analysis(for: #require(added).id) == nil)
+        try await queue.step(.both)
+        #expect(try store.analysis(for: #require(added).id)?.stage == .quick, "the new note's quick stage is the next step")
+        try await queue.step(.both)
+        #expect(analyzer.batches.last?.first == "Call the plumber", "and its full stage is the first of the next batch, before the backlog")
+        while try await queue.step(.both) {}
+        #expect(try queue.pendingCount() == 0)
+    }
+
+    @Test func aBatchRunHandsOverAtMostItsLengthThenTheStepReturns() async throws {
+        let count = AnalysisQueue.batchRunLength * 2 + 1
+        _ = try (1...count).map { try add("Note \($0)", at: Int64($0)) }
+        let analyzer = FakeAnalyzer()
+        analyzer.batchSize = 2
+        let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: clock)
+        try await queue.step(.fullOnly)
+        #expect(analyzer.batches.map(\.count) == [AnalysisQueue.batchRunLength * 2])
+        while try await queue.step(.fullOnly) {}
+        #expect(try queue.pendingCount() == 0)
     }
 
     @Test func withoutAModelThatReadsThereIsOneStage() async throws {

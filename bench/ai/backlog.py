@@ -67,6 +67,37 @@ def report(directory):
     if "copies" in figures and plain["generation_tok_s"] and figures["copies"]["generation_tok_s"]:
         print("copies / plain, generation tokens per second: %.2fx" % (figures["copies"]["generation_tok_s"] / plain["generation_tok_s"]))
 
+    # Raw llama.cpp doing the same token work (raw_reader.py, one file a chunk of plain notes).
+    raw = {"single_ms": {}, "stepwise_ms": {}, "batched_ms": {}}
+    for path in glob.glob(os.path.join(directory, "raw-*.json")):
+        replay = json.load(open(path))
+        for field in raw:
+            raw[field].update(replay.get(field, {}))
+    ids = [r["id"] for r in rows["plain"] if r["id"] in common and r["id"] in raw["single_ms"]]
+    if ids:
+        ours = {r["id"]: r for r in rows["plain"]}
+        mean = lambda values: sum(values) / len(values)
+        plain_ms = mean([ours[i]["ms"] for i in ids])
+        tokens = [ours[i]["reader_tokens"] for i in ids]
+        print("evaluated per note (plain, %d notes): prompt %.1f tokens (the note and its framing; a prefix of %d reused), "
+              "answer %.1f (%.1f sampled, %.1f fast-forwarded)" % (
+                  len(ids), mean([t["prompt"] for t in tokens]), tokens[0].get("reused", 0),
+                  mean([t["sampled"] + t["fast_forwarded"] for t in tokens]), mean([t["sampled"] for t in tokens]),
+                  mean([t["fast_forwarded"] for t in tokens])))
+        floor, stepwise = mean([raw["single_ms"][i] for i in ids]), mean([raw["stepwise_ms"][i] for i in ids])
+        print("raw llama.cpp, one at a time: %.0f ms a note (fast-forwarded tokens with the prompt), %.0f ms (every answer "
+              "token a step); ours plain %.0f ms: %.2fx and %.2fx (target <= 1.15x)" % (floor, stepwise, plain_ms, plain_ms / floor, plain_ms / stepwise))
+        both = [i for i in ids if i in raw["batched_ms"]]
+        if both and "batched" in rows:
+            batched = {r["id"]: r for r in rows["batched"]}
+            both = [i for i in both if i in batched]
+            raw_gain = mean([raw["single_ms"][i] for i in both]) / mean([raw["batched_ms"][i] for i in both])
+            ours_gain = mean([ours[i]["ms"] for i in both]) / mean([batched[i]["ms"] for i in both])
+            print("batched / one at a time, notes per minute: raw llama.cpp %.2fx, ours %.2fx (%d notes); ours batched %.0f ms a "
+                  "note against raw batched %.0f ms: %.2fx" % (
+                      raw_gain, ours_gain, len(both), mean([batched[i]["ms"] for i in both]), mean([raw["batched_ms"][i] for i in both]),
+                      mean([batched[i]["ms"] for i in both]) / mean([raw["batched_ms"][i] for i in both])))
+
     def key(r):
         return (r.get("category"), [t["text"] for t in r.get("tasks", [])], [t["due"] for t in r.get("tasks", [])])
     base = {r["id"]: r for r in rows["plain"]}

@@ -3,11 +3,14 @@
 # three ways, interleaved chunk by chunk so that a shared machine's load falls on all three:
 #   plain    one note at a time, no copies (--batch 1 --no-copies)
 #   copies   one note at a time, drafting from the note (--batch 1)
-#   batched  NOTES_BACKLOG_BATCH notes a batch (default 4), without copies (the product's default)
+#   batched  NOTES_BACKLOG_BATCH notes at once (default 4, the product's default), a finished note's
+#            place taken by the next, without copies (the product's default)
 # then backlog.py prints notes per minute, generation tokens per second and the agreement of
 # category and tasks note for note (the first 30 notes are the dev set's first 30).
 # COUNT notes (default 200) in chunks of CHUNK (default 20); NOTES_READER_MODEL picks the reader;
-# MODES (default "plain copies batched") which of them run.
+# MODES (default "plain copies batched") which of them run. After each chunk read plain,
+# raw_reader.py does the same token work on raw llama.cpp (NO_RAW=1 skips it): the floor for one
+# note at a time and for a batch, printed beside ours.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/env.sh
@@ -28,6 +31,11 @@ for start in $(seq 0 "$chunk" $((count - 1))); do
             batched) flags=(--batch "$batch" --no-copies) ;;
         esac
         ./.build/release/analysis-eval "$out/chunk.jsonl" "$out/$mode-$start.jsonl" "${flags[@]}" 2> "$out/$mode-$start.log"
+        if [ "$mode" = plain ] && [ -z "${NO_RAW:-}" ]; then
+            # The same token work on raw llama.cpp, one at a time and NOTES_BACKLOG_BATCH at once.
+            "$NOTES_DEPS/venv/bin/python" bench/ai/raw_reader.py "${NOTES_READER_MODEL:-$NOTES_DEPS/reader-model.gguf}" \
+                "$out/plain-$start.jsonl" --batch "$batch" > "$out/raw-$start.json"
+        fi
     done
     uptime >> "$out/load.txt"
 done

@@ -249,7 +249,8 @@ public actor LanguageModelSession {
         let loaded = try model.loaded()
         var configuration = model.configuration
         configuration.contextSize = contextSize
-        let context = try LlamaContext(model: loaded, configuration: configuration, sequences: batchSize)
+        // Sequence 0 keeps the instructions; a batch's rows are sequences 1 and up.
+        let context = try LlamaContext(model: loaded, configuration: configuration, sequences: batchSize + 1)
         self.context = context
         return context
     }

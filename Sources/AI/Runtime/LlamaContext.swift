@@ -3,8 +3,8 @@ import CLlama
 
 /// Owned by one session actor; never shared. Keeps track of the tokens in its KV cache so that
 /// a new prompt re-evaluates only what differs from the last one. Sequence 0 is the one single
-/// requests use; sequences 1 and up exist only while a batch runs (`decode(_:)`), and share the
-/// cells of the prefix they were forked from (one unified cache).
+/// requests use, and the prefix a batch forks from; sequences 1 and up exist only while a batch
+/// runs (`decode(_:)`), and share the cells of the prefix they were forked from (one unified cache).
 final class LlamaContext: TokenModel {
     let model: LoadedModel
     private let context: OpaquePointer
@@ -178,6 +178,14 @@ final class LlamaContext: TokenModel {
             _ = api.llama_memory_seq_rm(memory, Int32(index), -1, -1)
             sequences[index].removeAll()
         }
+    }
+
+    /// Empties sequence `index` (not 0), handing its cells back.
+    func clear(sequence index: Int) {
+        precondition(index > 0 && index < sequenceCount)
+        // "Removing a whole sequence never fails."
+        _ = api.llama_memory_seq_rm(api.llama_get_memory(context), Int32(index), -1, -1)
+        sequences[index].removeAll()
     }
 
     /// Drops sequence `index` from `count` tokens on.

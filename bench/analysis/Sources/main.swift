@@ -5,11 +5,12 @@
 // --category-scores adds each note's calibrated category scores ("scores") to its line.
 // NOTES_READER_MODEL names the model that reads tasks and summaries (else the default reader,
 // `NoteReader.model(environment:)`; `none` for the rules alone); --rule-tasks all adds every task
-// the rules find to the reader's. --batch N reads N notes at a time in one batch (default 1: one
-// after the other); --no-copies turns off drafting from the note (prompt-lookup decoding).
+// the rules find to the reader's. --batch N reads N notes at a time (default 1: one
+// after the other), a finished note's place taken by the next; --no-copies turns off drafting from the note (prompt-lookup decoding).
 import AI
 import Foundation
 import Notes
+import Synchronization
 
 struct DevNote: Decodable {
     let id: String
@@ -52,20 +53,34 @@ guard FileManager.default.createFile(atPath: arguments[2], contents: nil), let o
 }
 let runStart = milliseconds()
 var done = 0
-for groupStart in stride(from: 0, to: notes.count, by: batch) {
-  let group = Array(notes[groupStart..<min(groupStart + batch, notes.count)])
-  let made = try group.map { dev in
+let made = try notes.map { dev in
     let created = Timestamp(iso8601: dev.created)!
     var generator = SeededGenerator(text: dev.id)
     return try NoteInput.makeNote(text: dev.text, title: nil, extraTags: [], at: created,
                                   id: NoteID(milliseconds: created.milliseconds, using: &generator))
-  }
-  let groupStart = milliseconds()
-  // A batch is analysed together; its notes share its time.
-  let batched: [Result<Analysis, any Error>]? = rulesOnly || group.count == 1 ? nil
-      : await analyzer.analyze(made, today: Timestamp(iso8601: group[0].today)!)
-  let groupMilliseconds = milliseconds() - groupStart
-  for (offset, (dev, note)) in zip(group, made).enumerated() {
+}
+// --batch N: every note through one run of the analyzer, N at a time (a finished note's place
+// taken by the next), each judged by its own day; the run's time is shared among its notes.
+var batched: [NoteID: Result<Analysis, any Error>]?
+var batchMilliseconds = 0.0
+if batch > 1, !rulesOnly {
+    let queue = Mutex((next: 0, results: [NoteID: Result<Analysis, any Error>]()))
+    let items = Array(zip(made, notes.map { Timestamp(iso8601: $0.today)! }))
+    let start = milliseconds()
+    await analyzer.analyze(pulling: {
+        queue.withLock { state in
+            guard state.next < items.count else { return nil }
+            state.next += 1
+            return items[state.next - 1]
+        }
+    }, done: { note, result in
+        queue.withLock { $0.results[note.id] = result }
+        FileHandle.standardError.write(Data("\r\(queue.withLock { $0.results.count })/\(items.count)".utf8))
+    })
+    batchMilliseconds = (milliseconds() - start) / Double(max(1, made.count))
+    batched = queue.withLock { $0.results }
+}
+for (dev, note) in zip(notes, made) {
     let start = milliseconds()
     let usageBefore = analyzer.reader?.usage
     var record: [String: Any] = ["id": dev.id]
@@ -73,7 +88,8 @@ for groupStart in stride(from: 0, to: notes.count, by: batch) {
         let today = Timestamp(iso8601: dev.today)!
         let analysis: Analysis
         if let batched {
-            analysis = try batched[offset].get()
+            guard let result = batched[note.id] else { throw GenerationDecodingError("no result from the batch") }
+            analysis = try result.get()
         } else {
             analysis = rulesOnly ? NoteAnalyzer.rules(note, today: today) : try await analyzer.analyze(note, today: today, partial: nil)
         }
@@ -90,10 +106,11 @@ for groupStart in stride(from: 0, to: notes.count, by: batch) {
         record["valid"] = false
         record["error"] = "\(error)"
     }
-    record["ms"] = batched == nil ? milliseconds() - start : groupMilliseconds / Double(group.count)
+    record["ms"] = batched == nil ? milliseconds() - start : batchMilliseconds
     // The reader's tokens for this note: the prompt it evaluated and the answer.
     if let before = usageBefore, let after = analyzer.reader?.usage, after.notes > before.notes {
-        record["reader_tokens"] = ["prompt": after.promptTokens - before.promptTokens, "sampled": after.sampledTokens - before.sampledTokens,
+        record["reader_tokens"] = ["prompt": after.promptTokens - before.promptTokens, "reused": after.reusedTokens - before.reusedTokens,
+                                   "sampled": after.sampledTokens - before.sampledTokens,
                                    "fast_forwarded": after.fastForwardedTokens - before.fastForwardedTokens,
                                    "drafted": after.draftedTokens - before.draftedTokens,
                                    "generation_ms": (after.generationSeconds - before.generationSeconds) * 1000]
@@ -101,8 +118,7 @@ for groupStart in stride(from: 0, to: notes.count, by: batch) {
     // One line at a time: an interrupted run keeps what it did.
     output.write(try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) + Data("\n".utf8))
     done += 1
-    FileHandle.standardError.write(Data("\r\(done)/\(notes.count)".utf8))
-  }
+    if batched == nil { FileHandle.standardError.write(Data("\r\(done)/\(notes.count)".utf8)) }
 }
 FileHandle.standardError.write(Data("\nnotes per minute: \(String(format: "%.2f", Double(done) * 60_000 / (milliseconds() - runStart)))\n".utf8))
 try output.close()
