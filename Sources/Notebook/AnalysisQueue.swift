@@ -202,6 +202,8 @@ public final class AnalysisQueue: @unchecked Sendable {
 
     /// Stores an analysis if its note still has the text analysed, and says what happened.
     private func store(_ result: Result<Analysis, any Error>, of note: Note, stage: AnalysisStage, started: Int64) {
+        // Stopped (the daemon on a signal): not a failure; the note stays pending.
+        if case .failure = result, Task.isCancelled { return }
         do {
             var analysis = try result.get()
             // What the full stage gives is final for this analyzer, whatever it calls itself: a

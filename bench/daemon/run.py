@@ -7,11 +7,13 @@ it sleeps, and the first note after a sleep beside a warm one.
     python3 bench/daemon/run.py NOTES_BINARY [--latency-notes 15] [--idle-seconds 60]
                                 [--throughput-notes 200] [--peer-notes 40] [--sleep-rounds 3]
     python3 bench/daemon/run.py NOTES_BINARY --only-sleep [--sleep-rounds 3]
+    python3 bench/daemon/run.py NOTES_BINARY --only-import 1000
 """
 import argparse
 import json
 import os
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -115,6 +117,61 @@ def wait_until_count(path, text, count, timeout=300):
     return False
 
 
+def pending_quick(database):
+    """Notes with no analysis of their current text (quick or full) or no current vectors."""
+    connection = sqlite3.connect(database)
+    try:
+        return connection.execute("""
+            SELECT count(*) FROM notes n LEFT JOIN analyses a ON a.note_seq = n.seq
+            WHERE n.deleted IS NULL AND (a.note_seq IS NULL OR a.content_hash != n.content_hash
+                  OR NOT EXISTS (SELECT 1 FROM note_vectors v WHERE v.note_seq = n.seq AND v.content_hash = n.content_hash))
+            """).fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet, or locked for a moment
+        return None
+    finally:
+        connection.close()
+
+
+def import_section(notes, env, work, run, count):
+    """`notes import` of COUNT Markdown notes with the daemon running: the time until every note
+    has its quick analysis (category, deadlines, vectors), and how the CLI answers meanwhile."""
+    vault = os.path.join(work, "vault")
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "storage", "make_vault.py"), vault, str(count)], check=True,
+                   stdout=subprocess.DEVNULL)
+    log_path = os.path.join(work, "import-daemon.log")
+    run("add", "warm-up note")
+    daemon = subprocess.Popen([notes, "daemon"], env=env, stderr=open(log_path, "w"), stdout=subprocess.DEVNULL)
+    try:
+        if not wait_for(log_path, "model ready"):
+            sys.exit("the daemon did not get ready:\n" + open(log_path).read())
+        wait_for(log_path, "analysed")
+        database = os.path.join(env["NOTES_HOME"], "notes.sqlite")
+        started = time.time()
+        run("import", vault)
+        imported = time.time() - started
+        shown = json.loads(run("list", "-n", "1", "--json"))[0]["id"]
+        latencies = []
+        while True:
+            left = pending_quick(database)
+            if left == 0:
+                break
+            if time.time() - started > 900:
+                sys.exit("the quick stage did not finish in 15 minutes (%s left)" % left)
+            for command in (["list", "-n", "5"], ["search", "--exact", "invoice"], ["show", "--json", shown]):
+                begin = time.time()
+                run(*command)
+                latencies.append((time.time() - begin) * 1000)
+            time.sleep(0.5)
+        done = time.time() - started
+        print("import of %d notes: %.1f s to import, %.1f s until every note had its quick analysis and vectors (target <= 60 s)"
+              % (count, imported, done))
+        print("the CLI meanwhile (list, search --exact, show, %d calls): median %.0f ms, max %.0f ms"
+              % (len(latencies), statistics.median(latencies), max(latencies)))
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=60)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("notes")
@@ -124,6 +181,7 @@ def main():
     parser.add_argument("--peer-notes", type=int, default=40)
     parser.add_argument("--sleep-rounds", type=int, default=3)
     parser.add_argument("--only-sleep", action="store_true")
+    parser.add_argument("--only-import", type=int, metavar="COUNT", help="only the import of COUNT notes with the daemon running")
     args = parser.parse_args()
     texts = devset_texts()
     work = tempfile.mkdtemp(prefix="notes-daemon-bench-")
@@ -134,6 +192,8 @@ def main():
         return subprocess.run([notes, *command], env=env, input=stdin, capture_output=True, text=True, check=True).stdout
 
     try:
+        if args.only_import:
+            return import_section(notes, env, work, run, args.only_import)
         if args.only_sleep:
             run("add", "warm-up note")
             return sleep_section(notes, env, work, run, texts, args.sleep_rounds)

@@ -54,9 +54,15 @@ final class ChangeWatcher {
 
     /// A signal that arrived since the last call, if any; never blocks.
     func pendingSignal() -> Int32? {
-        var byte: UInt8 = 0
-        return read(signals, &byte, 1) == 1 ? Int32(byte) : nil
+        // Kept once read: the analysis asks too (to stop), and the loop must still see it.
+        if received == nil {
+            var byte: UInt8 = 0
+            if read(signals, &byte, 1) == 1 { received = Int32(byte) }
+        }
+        return received
     }
+
+    private var received: Int32?
 
     /// Waits up to `milliseconds` (-1: forever) for a change to a watched file or a signal.
     func wait(milliseconds: Int32) -> Wake {

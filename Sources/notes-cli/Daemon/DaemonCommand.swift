@@ -86,7 +86,7 @@ struct DaemonCommand: NotesCommand {
                 lastWork = Clock.now().milliseconds
                 continue
             }
-            if worker.ready, try worker.analyzeNext() {
+            if worker.ready, try worker.analyzeNext(stopping: { watcher.pendingSignal() != nil }) {
                 lastWork = Clock.now().milliseconds
                 continue
             }
@@ -237,10 +237,12 @@ struct AnalysisWorker {
     func embedNext() throws -> Bool { try queue.embedNext() }
 
     /// Analyses one note (a quick analysis before any full one); false when nothing is pending.
-    func analyzeNext() throws -> Bool {
+    /// `stopping`: asked while a note (or a batch) is analysed; true cancels it, and the notes
+    /// stay pending for the next start.
+    func analyzeNext(stopping: @escaping () -> Bool) throws -> Bool {
         let queue = self.queue
         let before = try queue.pendingCount()
-        let worked = try waitFor { try await queue.step(.both) }
+        let worked = try waitFor({ try await queue.step(.both) }, cancelWhen: stopping)
         if let line = try backlog.step(worked: worked, pendingBefore: before, pendingAfter: queue.pendingCount(), now: Clock.now().milliseconds) {
             log.info(line)
         }
