@@ -50,9 +50,7 @@ public enum RepositoryFormat {
         do { parsed = try NoteDocument.parse(text) } catch {
             throw .unreadableFile(path: "notes/" + Folder.notes.fileName(id), reason: error.description)
         }
-        let updated = parsed.updated ?? parsed.created ?? Timestamp(milliseconds: 0)
-        return Note(id: id, title: parsed.title ?? NoteText.title(from: parsed.body), body: parsed.body,
-                    tags: parsed.tags ?? [], created: parsed.created ?? updated, updated: updated)
+        return NoteRules.note(synced: parsed, id: id)
     }
 
     // MARK: Tombstones
