@@ -130,7 +130,7 @@ struct RemoteKey {
     var cacheFile: [UInt8] { parameters.file + Array("key: \(Base64.encode(master))\n".utf8) }
 
     static func cached(repository: String, remote: String) throws(SyncError) -> RemoteKey? {
-        guard let bytes = FileSystem.read(cachePath(repository: repository, remote: remote)) else { return nil }
+        guard let bytes = try? FileSystem.read(cachePath(repository: repository, remote: remote)) else { return nil }
         let keyLine = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("key:") }
         guard case let .success(parameters) = KeyParameters.parse(bytes),
               let master = keyLine.flatMap({ Base64.decode($0.dropFirst(4).trimmingWhitespace()) }), master.count == 32 else {
@@ -143,8 +143,10 @@ struct RemoteKey {
 
     func save(repository: String, remote: String) throws(SyncError) {
         let folder = repository + "/notes-keys"
-        guard FileSystem.makePrivateDirectory(folder),
-              FileSystem.write(cacheFile, to: Self.cachePath(repository: repository, remote: remote), mode: 0o600) else {
+        do {
+            try FileSystem.makePrivate(folder)
+            try FileSystem.writeAtomically(cacheFile, to: Self.cachePath(repository: repository, remote: remote), durable: true)
+        } catch {
             throw .keyNotCached(path: Self.cachePath(repository: repository, remote: remote))
         }
     }

@@ -29,7 +29,7 @@ final class Sealer {
         self.key = key
         self.repository = repository
         mapPath = RemoteKey.cachePath(repository: repository.path, remote: remote) + ".map"
-        for line in String(decoding: FileSystem.read(mapPath) ?? [], as: UTF8.self).split(separator: "\n") {
+        for line in String(decoding: (try? FileSystem.read(mapPath)) ?? [], as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: " ")
             guard parts.count == 2, let sealed = ObjectID(hex: String(parts[0])), let plain = ObjectID(hex: String(parts[1])) else { continue }
             plainOf[sealed] = plain
@@ -41,7 +41,7 @@ final class Sealer {
     func save() {
         guard !unsaved.isEmpty else { return }
         let text = unsaved.map { "\($0.sealed.hex) \($0.plain.hex)\n" }.joined()
-        if FileSystem.append(Array(text.utf8), to: mapPath) { unsaved.removeAll() }
+        if (try? FileSystem.append(Array(text.utf8), to: mapPath)) != nil { unsaved.removeAll() }
     }
 
     private func remember(sealed: ObjectID, plain: ObjectID) {

@@ -45,8 +45,8 @@ extension SyncEngine {
     func forgetRemote(_ name: String) throws(SyncError) {
         sealers[name] = nil
         let keyFile = RemoteKey.cachePath(repository: repository.path, remote: name)
-        FileSystem.remove(keyFile)
-        FileSystem.remove(keyFile + ".map")
+        try? FileSystem.remove(keyFile)
+        try? FileSystem.remove(keyFile + ".map")
         try gitCall { () throws(GitError) in
             if try repository.remotes().contains(where: { $0.name == name }) { try repository.removeRemote(name: name) }
             for ref in [Self.syncedRef(name), Self.trackingRef(name), Self.sealedTrackingRef(name), Self.sealedOutgoingRef(name)] {
@@ -75,7 +75,7 @@ extension SyncEngine {
     /// Caches the key (0600) and drops the commit map made with any earlier key.
     private func store(_ key: RemoteKey, remote: String) throws(SyncError) {
         try key.save(repository: repository.path, remote: remote)
-        FileSystem.remove(RemoteKey.cachePath(repository: repository.path, remote: remote) + ".map")
+        try? FileSystem.remove(RemoteKey.cachePath(repository: repository.path, remote: remote) + ".map")
         sealers[remote] = nil
     }
 

@@ -209,7 +209,7 @@ public final class SyncEngine {
     /// remote would show nothing: when HEAD names a branch that does not exist and `main` is
     /// the remote's only branch, HEAD is pointed at it. Other layouts are left as they are.
     func pointHeadAtBranch(_ remote: Repository) {
-        guard let head = FileSystem.read(remote.path + "/HEAD"),
+        guard let head = try? FileSystem.read(remote.path + "/HEAD"),
               let target = String(decoding: head, as: UTF8.self).trimmingWhitespace().split(separator: " ").last.map(String.init),
               target != Self.branch, (try? remote.reference(target)) == .some(nil),
               let names = try? remote.referenceNames(), names.filter({ $0.hasPrefix("refs/heads/") }) == [Self.branch] else { return }
@@ -252,12 +252,13 @@ public final class SyncEngine {
     /// A random name for this sync repository, made once and kept in `notes-machine-id`.
     func machineID() throws(SyncError) -> String {
         let path = repository.path + "/notes-machine-id"
-        if let bytes = FileSystem.read(path), bytes.count == 16 { return String(decoding: bytes, as: UTF8.self) }
+        if let bytes = try? FileSystem.read(path), bytes.count == 16 { return String(decoding: bytes, as: UTF8.self) }
         var generator = SystemRandomNumberGenerator()
         let id = String(String(generator.next() as UInt64, radix: 16).suffix(16))
         let padded = String(repeating: "0", count: 16 - id.count) + id
-        guard FileSystem.write(Array(padded.utf8), to: path) else {
-            throw .git(GitError(function: "write(\(path))", code: errno, errorClass: 0, message: String(cString: strerror(errno))))
+        do { try FileSystem.writeAtomically(Array(padded.utf8), to: path, durable: true) } catch {
+            let failure = error as? FileSystemError
+            throw .git(GitError(function: "write(\(path))", code: failure?.code ?? 0, errorClass: 0, message: failure?.reason ?? "\(error)"))
         }
         return padded
     }

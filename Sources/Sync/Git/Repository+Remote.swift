@@ -1,4 +1,5 @@
 // Remotes: the configured list, fetch, and push with each ref's status read back.
+import Notes
 import CGit2
 
 public struct RemoteInfo: Hashable, Sendable {
@@ -40,7 +41,7 @@ extension RemoteCredentials {
     /// usual key files that exists.
     public static func standard(home: String) -> RemoteCredentials {
         let keys = ["id_ed25519", "id_ecdsa", "id_rsa"].map { home + "/.ssh/" + $0 }
-        let key = keys.first { FileSystem.read($0) != nil }
+        let key = keys.first { (try? FileSystem.read($0)) != nil }
         return RemoteCredentials(privateKey: key, publicKey: key.map { $0 + ".pub" }, knownHosts: home + "/.ssh/known_hosts")
     }
 }
