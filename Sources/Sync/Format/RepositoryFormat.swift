@@ -44,11 +44,11 @@ public enum RepositoryFormat {
 
     static func noteFile(_ note: Note) -> [UInt8] { Array(NoteDocument.render(note).utf8) }
 
-    static func note(fromFile bytes: [UInt8], id: NoteID) throws(SyncError) -> Note {
+    static func note(fromFile bytes: [UInt8], id: NoteID) throws -> Note {
         let text = String(decoding: bytes, as: UTF8.self)
         let parsed: NoteDocument.Parsed
         do { parsed = try NoteDocument.parse(text) } catch {
-            throw .unreadableFile(path: "notes/" + Folder.notes.fileName(id), reason: error.description)
+            throw SyncError.unreadableFile(path: "notes/" + Folder.notes.fileName(id), reason: error.description)
         }
         return NoteRules.note(synced: parsed, id: id)
     }

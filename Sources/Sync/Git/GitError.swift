@@ -27,8 +27,9 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Throws a GitError for a negative libgit2 return code.
+/// Throws `SyncError.git` for a negative libgit2 return code: the wrapper speaks the module's
+/// one error type, so that its callers need no conversion.
 @inline(__always)
-func check(_ api: notes_git_api, _ function: String, _ rc: Int32) throws(GitError) {
-    if rc < 0 { throw GitError.last(api, function, rc) }
+func check(_ api: notes_git_api, _ function: String, _ rc: Int32) throws {
+    if rc < 0 { throw SyncError.git(GitError.last(api, function, rc)) }
 }

@@ -47,7 +47,7 @@ extension RemoteCredentials {
 }
 
 extension Repository {
-    public func remotes() throws(GitError) -> [RemoteInfo] {
+    public func remotes() throws -> [RemoteInfo] {
         var names = git_strarray()
         try check(api, "git_remote_list", api.git_remote_list(&names, handle))
         defer { api.git_strarray_dispose(&names) }
@@ -68,7 +68,7 @@ extension Repository {
     }
 
     /// `fetchRefspec` nil: git's usual `+refs/heads/*:refs/remotes/<name>/*`.
-    public func addRemote(name: String, url: String, fetchRefspec: String? = nil) throws(GitError) {
+    public func addRemote(name: String, url: String, fetchRefspec: String? = nil) throws {
         var remote: OpaquePointer?
         if let fetchRefspec {
             try check(api, "git_remote_create_with_fetchspec", api.git_remote_create_with_fetchspec(&remote, handle, name, url, fetchRefspec))
@@ -78,36 +78,32 @@ extension Repository {
         api.git_remote_free(remote)
     }
 
-    public func removeRemote(name: String) throws(GitError) {
+    public func removeRemote(name: String) throws {
         try check(api, "git_remote_delete", api.git_remote_delete(handle, name))
     }
 
     /// Fetches the remote's branches into refs/remotes/<name>/*.
-    func fetch(remote name: String, credentials: RemoteCredentials?) throws(SyncError) {
+    func fetch(remote name: String, credentials: RemoteCredentials?) throws {
         var remote: OpaquePointer?
-        do { try check(api, "git_remote_lookup", api.git_remote_lookup(&remote, handle, name)) } catch { throw .git(error) }
+        try check(api, "git_remote_lookup", api.git_remote_lookup(&remote, handle, name))
         defer { api.git_remote_free(remote) }
         var options = git_fetch_options()
-        do {
-            try check(api, "git_fetch_options_init", api.git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION)))
-        } catch { throw .git(error) }
+        try check(api, "git_fetch_options_init", api.git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION)))
         options.prune = GIT_FETCH_PRUNE
         let context = RemoteContext(api: api, url: api.git_remote_url(remote).map { String(cString: $0) } ?? "", credentials: credentials)
         context.install(on: &options.callbacks)
         let rc = withExtendedLifetime(context) { api.git_remote_fetch(remote, nil, &options, "notes sync: fetch") }
-        if rc < 0 { throw context.failure ?? .git(GitError.last(api, "git_remote_fetch", rc)) }
+        if rc < 0 { throw context.failure ?? SyncError.git(GitError.last(api, "git_remote_fetch", rc)) }
     }
 
     /// Pushes `refspec` and returns each ref's status from the server (nil: accepted). "a push
     /// rejected by the server may still return 0": the status is what counts.
-    func push(remote name: String, refspec: String, credentials: RemoteCredentials?) throws(SyncError) -> [String: String?] {
+    func push(remote name: String, refspec: String, credentials: RemoteCredentials?) throws -> [String: String?] {
         var remote: OpaquePointer?
-        do { try check(api, "git_remote_lookup", api.git_remote_lookup(&remote, handle, name)) } catch { throw .git(error) }
+        try check(api, "git_remote_lookup", api.git_remote_lookup(&remote, handle, name))
         defer { api.git_remote_free(remote) }
         var options = git_push_options()
-        do {
-            try check(api, "git_push_options_init", api.git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION)))
-        } catch { throw .git(error) }
+        try check(api, "git_push_options_init", api.git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION)))
         let context = RemoteContext(api: api, url: api.git_remote_url(remote).map { String(cString: $0) } ?? "", credentials: credentials)
         context.install(on: &options.callbacks)
         options.callbacks.push_update_reference = { refname, status, payload in
@@ -122,7 +118,7 @@ extension Repository {
                 return withExtendedLifetime(context) { api.git_remote_push(remote, &array, &options) }
             }
         }
-        if rc < 0 { throw context.failure ?? .git(GitError.last(api, "git_remote_push", rc)) }
+        if rc < 0 { throw context.failure ?? SyncError.git(GitError.last(api, "git_remote_push", rc)) }
         return context.pushStatus
     }
 }
