@@ -33,10 +33,10 @@ public final class SyncEngine {
     }
 
     /// A sync deleting more notes than this (or more than a quarter of them) needs `allowDeletes`.
-    public static let deletionLimit = 50
+    static let deletionLimit = 50
     /// Fewer deletions than this never need `allowDeletes`: in a notebook of a handful of
     /// notes, deleting one is a large share and an ordinary act.
-    public static let deletionsAlwaysAllowed = 10
+    static let deletionsAlwaysAllowed = 10
 
     /// Syncs with `remote`: attempts (see `attempt`) until one is done, at most
     /// `options.maximumAttempts`, three of them at most lost to a notebook that changed meanwhile.

@@ -22,7 +22,7 @@ public final class SyncLock {
     /// `patience`. The short wait is not for a running sync (the daemon skips a round rather
     /// than block the CLI) but for a lock just released: a child process forked at that moment
     /// shares the lock's open file until it execs, and flock belongs to the open file.
-    public static func tryAcquire(repositoryPath: String, patience: Duration = .milliseconds(250)) throws -> SyncLock? {
+    static func tryAcquire(repositoryPath: String, patience: Duration = .milliseconds(250)) throws -> SyncLock? {
         let path = repositoryPath + "/notes-sync.lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {

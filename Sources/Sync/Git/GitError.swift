@@ -7,13 +7,13 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     /// The return code (`git_error_code`): GIT_ENOTFOUND is -3, GIT_ENONFASTFORWARD -11, ...
     public let code: Int32
     /// `git_error_t`: the subsystem (GIT_ERROR_NET, GIT_ERROR_SSH, ...), 0 when none.
-    public let errorClass: Int32
+    let errorClass: Int32
     public let message: String
 
     public var description: String { "\(function) failed (\(code)): \(message)" }
 
     /// Another writer holds (or a dead one left) a lock file that this call needed.
-    public var isLocked: Bool { code == GIT_ELOCKED.rawValue }
+    var isLocked: Bool { code == GIT_ELOCKED.rawValue }
 
     /// Reads the calling thread's last error: "The error message is thread-local. The
     /// git_error_last call must happen on the same thread as the error in order to get the

@@ -24,7 +24,7 @@ public struct RemoteCredentials: Sendable {
     /// The known_hosts file that the server's host key must be in.
     public var knownHosts: String
     /// Credential attempts before giving up (libgit2 asks again after every refusal).
-    public var maximumAttempts: Int
+    var maximumAttempts: Int
 
     public init(privateKey: String? = nil, publicKey: String? = nil, passphrase: String? = nil,
                 knownHosts: String, maximumAttempts: Int = 3) {
@@ -47,7 +47,7 @@ extension RemoteCredentials {
 }
 
 extension Repository {
-    public func remotes() throws -> [RemoteInfo] {
+    package func remotes() throws -> [RemoteInfo] {
         var names = git_strarray()
         try check(api, "git_remote_list", api.git_remote_list(&names, handle))
         defer { api.git_strarray_dispose(&names) }
@@ -68,7 +68,7 @@ extension Repository {
     }
 
     /// `fetchRefspec` nil: git's usual `+refs/heads/*:refs/remotes/<name>/*`.
-    public func addRemote(name: String, url: String, fetchRefspec: String? = nil) throws {
+    package func addRemote(name: String, url: String, fetchRefspec: String? = nil) throws {
         var remote: OpaquePointer?
         if let fetchRefspec {
             try check(api, "git_remote_create_with_fetchspec", api.git_remote_create_with_fetchspec(&remote, handle, name, url, fetchRefspec))
@@ -78,7 +78,7 @@ extension Repository {
         api.git_remote_free(remote)
     }
 
-    public func removeRemote(name: String) throws {
+    package func removeRemote(name: String) throws {
         try check(api, "git_remote_delete", api.git_remote_delete(handle, name))
     }
 
