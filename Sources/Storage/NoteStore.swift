@@ -348,7 +348,7 @@ public final class NoteStore {
     }
 
     /// Whether a tombstone exists for the id.
-    public func isDeleted(_ id: NoteID) throws -> Bool {
+    func isDeleted(_ id: NoteID) throws -> Bool {
         try database.scalarInt("SELECT deleted IS NOT NULL FROM notes WHERE id = ?", [id.rawValue]) == 1
     }
 

@@ -1,4 +1,5 @@
 // At most one sync per repository at a time, across processes: an flock on a file in the repo.
+import Notes
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,7 +27,8 @@ public final class SyncLock {
         let path = repositoryPath + "/notes-sync.lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw SyncError.git(GitError(function: "open(\(path))", code: errno, errorClass: 0, message: String(cString: strerror(errno))))
+            let code = errno
+            throw SyncError.git(GitError(function: "open(\(path))", code: code, errorClass: 0, message: FileSystem.message(errno: code)))
         }
         // flock locks belong to the open file description: two opens in one process exclude
         // each other too, so two engines in one process are serialised as well.
