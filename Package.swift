@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
 
-        .testTarget(name: "NotesTests", dependencies: ["Notes"]),
+        .testTarget(name: "NotesTests", dependencies: ["Notes", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Notes", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AITests", dependencies: ["AI", "Notes"]),
         .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes", "Sync", "AI"]),

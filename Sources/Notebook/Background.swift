@@ -1,5 +1,6 @@
 // Work on a POSIX thread of its own (Foundation's Thread is not linked into the CLI): the daemon's
 // query service runs detached, and a search embeds its query while it reads the stored vectors.
+import Notes
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +9,7 @@ import Glibc
 final class Background<Value: Sendable>: @unchecked Sendable {
     struct StartError: Error, CustomStringConvertible {
         let code: Int32
-        var description: String { "cannot start a thread: \(String(cString: strerror(code)))" }
+        var description: String { "cannot start a thread: \(FileSystem.message(errno: code))" }
     }
 
     private let body: @Sendable () throws -> Value

@@ -1,6 +1,7 @@
 // A Unix-domain stream socket named by a path in the notebook's home: how `notes search` asks
 // the running daemon for a query's vector. Only what that needs: listen, accept, connect with
 // timeouts, whole reads and writes. Nothing here is reachable from another machine.
+import Notes
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,7 @@ struct SocketError: Error, CustomStringConvertible {
         self.code = code
     }
 
-    var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+    var description: String { "\(operation) \(path): \(FileSystem.message(errno: code))" }
 }
 
 final class LocalSocket: @unchecked Sendable {

@@ -50,22 +50,20 @@ public enum NoteImport {
         }
     }
 
-    /// The note a file holds. Its title: front matter `title`; in a vault the file name;
-    /// otherwise the first `#` heading, then the file name (never a line of HTML). Files without
-    /// an id get one derived from their path, so that importing the same folder twice does not
-    /// duplicate anything.
+    /// The note a file holds, by `NoteRules` (its title: front matter `title`; in a vault the
+    /// file name; otherwise the first `#` heading, then the file name, never a line of HTML).
+    /// Files without an id get one derived from their path, so that importing the same folder
+    /// twice does not duplicate anything.
     public static func note(from file: File, inVault: Bool) throws(NoteInputError) -> ImportedNote {
         let parsed = file.document
-        let created = parsed.created ?? parsed.updated ?? file.modified
         let id = parsed.id ?? {
+            let created = NoteRules.times(created: parsed.created, updated: parsed.updated, fallback: file.modified).created
             var generator = SeededGenerator(text: file.relativePath)
             return NoteID(milliseconds: created.milliseconds, using: &generator)
         }()
-        let body = NoteInput.normalizedBody(parsed.body)
-        let title = parsed.title ?? (inVault ? nil : firstHeading(body)) ?? file.fileName
-        guard !body.isEmpty || !title.isEmpty else { throw .empty }
-        let note = Note(id: id, title: title, body: body, tags: (parsed.tags ?? []) + Tags.inText(body),
-                        created: created, updated: parsed.updated ?? max(created, file.modified))
+        let note = try NoteRules.note(id: id, body: parsed.body, title: parsed.title, tags: parsed.tags ?? [],
+                                      created: parsed.created, updated: parsed.updated, fallbackTime: file.modified,
+                                      origin: .imported(fileName: file.fileName, inVault: inVault))
         return ImportedNote(note: note, aliases: parsed.aliases ?? [], path: file.path)
     }
 

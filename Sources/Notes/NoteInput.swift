@@ -42,14 +42,10 @@ public enum NoteInput {
         return String(body)
     }
 
-    /// A new note from typed text. Tags are the `#tags` in the text plus `extraTags`.
+    /// A new note from typed text (`NoteRules`): tags are the `#tags` in the text plus `extraTags`.
     public static func makeNote(text: String, title: String?, extraTags: [String], at time: Timestamp,
                                 id: NoteID? = nil) throws(NoteInputError) -> Note {
-        let body = normalizedBody(text)
-        let explicitTitle = title?.trimmingWhitespace() ?? ""
-        guard !body.trimmingWhitespace().isEmpty || !explicitTitle.isEmpty else { throw .empty }
-        return Note(id: id ?? NoteID(milliseconds: time.milliseconds),
-                    title: explicitTitle.isEmpty ? NoteText.title(from: body) : explicitTitle,
-                    body: body, tags: Tags.inText(body) + extraTags, created: time, updated: time)
+        try NoteRules.note(id: id ?? NoteID(milliseconds: time.milliseconds), body: text, title: title, tags: extraTags,
+                           created: time, updated: time, fallbackTime: time, origin: .typed)
     }
 }

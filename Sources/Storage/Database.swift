@@ -59,19 +59,19 @@ public final class Database {
     }
 
     /// A cached prepared statement for `sql`.
-    public func statement(_ sql: String) throws -> Statement {
+    func statement(_ sql: String) throws -> Statement {
         if let cached = statements[sql] { return cached }
         let statement = try Statement(database: self, sql: sql)
         statements[sql] = statement
         return statement
     }
 
-    public func execute(_ sql: String, _ values: [any DatabaseValueConvertible] = []) throws {
+    func execute(_ sql: String, _ values: [any DatabaseValueConvertible] = []) throws {
         try statement(sql).execute(values)
     }
 
     /// Runs a script of several statements (a migration), without caching.
-    public func executeScript(_ sql: String) throws {
+    func executeScript(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         if rc != SQLITE_OK {
@@ -81,20 +81,20 @@ public final class Database {
         }
     }
 
-    public func scalarInt(_ sql: String, _ values: [any DatabaseValueConvertible] = []) throws -> Int64? {
+    func scalarInt(_ sql: String, _ values: [any DatabaseValueConvertible] = []) throws -> Int64? {
         try statement(sql).firstRow(values) { $0.isNull(0) ? nil : $0.int(0) } ?? nil
     }
 
-    public func scalarText(_ sql: String, _ values: [any DatabaseValueConvertible] = []) throws -> String? {
+    func scalarText(_ sql: String, _ values: [any DatabaseValueConvertible] = []) throws -> String? {
         try statement(sql).firstRow(values) { $0.optionalString(0) } ?? nil
     }
 
     /// Opened read-only, or on a file this process may not write.
-    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Runs `body` in a transaction. IMMEDIATE takes the write lock up front, so a writer waits
     /// on the busy timeout instead of failing with SQLITE_BUSY when it upgrades a read lock.

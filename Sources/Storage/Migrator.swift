@@ -49,10 +49,10 @@ public struct Migrator: Sendable {
         self.migrations = migrations.sorted { $0.version < $1.version }
     }
 
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
+    var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// Checks what is applied and applies the rest. A database that is current costs one read.
-    public func migrate(_ database: Database, upTo target: Int? = nil) throws {
+    func migrate(_ database: Database, upTo target: Int? = nil) throws {
         let target = target ?? latestVersion
         let current = Int(try database.scalarInt("PRAGMA user_version") ?? 0)
         if current > latestVersion { throw MigrationError.databaseNewer(databaseVersion: current, knownVersion: latestVersion) }

@@ -9,7 +9,7 @@ public struct TaskEntry: Equatable, Sendable {
     public var index: Int
     public var task: TaskItem
     public var urgency: Int
-    public var noteCreated: Timestamp
+    var noteCreated: Timestamp
 }
 
 extension NoteStore {

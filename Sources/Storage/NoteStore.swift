@@ -69,7 +69,11 @@ public final class NoteStore {
 
     /// Opens the notebook in `home`, creating the directory (0700) and database (0600) if needed.
     public static func open(home: String, mode: Database.Mode = .readWrite) throws -> NoteStore {
-        if mode == .readWrite { try createPrivateDirectory(home) }
+        if mode == .readWrite {
+            do { try FileSystem.createDirectories(home) } catch {
+                throw NoteStoreError.cannotCreateHome(path: home, reason: (error as? FileSystemError)?.reason ?? "\(error)")
+            }
+        }
         let path = home + "/" + databaseFileName
         if mode == .readWrite, access(path, F_OK) != 0 {
             // An empty file is a valid empty database; creating it ourselves sets its mode.
@@ -77,16 +81,6 @@ public final class NoteStore {
             if fd >= 0 { close(fd) }
         }
         return try NoteStore(database: Database(path: path, mode: mode))
-    }
-
-    static func createPrivateDirectory(_ path: String) throws {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                throw NoteStoreError.cannotCreateHome(path: path, reason: String(cString: strerror(errno)))
-            }
-        }
     }
 
     // MARK: Reading
@@ -358,7 +352,7 @@ public final class NoteStore {
     }
 
     /// Whether a tombstone exists for the id.
-    public func isDeleted(_ id: NoteID) throws -> Bool {
+    func isDeleted(_ id: NoteID) throws -> Bool {
         try database.scalarInt("SELECT deleted IS NOT NULL FROM notes WHERE id = ?", [id.rawValue]) == 1
     }
 

@@ -27,7 +27,7 @@ public struct QueryFilter: Equatable, Sendable {
     }
 
     public var field: Field
-    public var comparison: Comparison
+    var comparison: Comparison
     public var value: Value
     public var negated: Bool
 

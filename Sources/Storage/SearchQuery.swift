@@ -17,11 +17,11 @@ public struct SearchQuery: Equatable, Sendable {
     }
 
     /// The FTS5 expression, or nil when the input has nothing to search for.
-    public let matchExpression: String?
+    let matchExpression: String?
     /// The words and phrases searched for (without operators), for highlighting by hand.
     public let terms: [String]
     /// `links:` filters, in the order typed.
-    public let linksTo: [LinkFilter]
+    let linksTo: [LinkFilter]
     /// The other filters, in the order typed.
     public let filters: [QueryFilter]
     /// The first filter that could not be read; searching with it is an error.
@@ -30,7 +30,7 @@ public struct SearchQuery: Equatable, Sendable {
     /// meaning embeds.
     public let meaningText: String
     /// The words and phrases searched for, without the excluded ones.
-    public let includedTerms: [String]
+    let includedTerms: [String]
     /// Terms after NOT or `-`: a note that only means something similar must not contain them.
     public let excludedTerms: [String]
 

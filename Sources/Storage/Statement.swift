@@ -85,14 +85,14 @@ public final class Statement {
     }
 
     /// Runs to completion, ignoring rows.
-    public func execute(_ values: [any DatabaseValueConvertible] = []) throws {
+    func execute(_ values: [any DatabaseValueConvertible] = []) throws {
         try bind(values)
         while try step() {}
         sqlite3_reset(handle)
     }
 
     /// Calls `body` for each row.
-    public func forEachRow(_ values: [any DatabaseValueConvertible] = [], _ body: (Row) throws -> Void) throws {
+    func forEachRow(_ values: [any DatabaseValueConvertible] = [], _ body: (Row) throws -> Void) throws {
         try bind(values)
         defer { sqlite3_reset(handle) }
         while try step() { try body(Row(statement: self)) }
@@ -104,7 +104,7 @@ public final class Statement {
         return result
     }
 
-    public func firstRow<T>(_ values: [any DatabaseValueConvertible] = [], _ transform: (Row) throws -> T) throws -> T? {
+    func firstRow<T>(_ values: [any DatabaseValueConvertible] = [], _ transform: (Row) throws -> T) throws -> T? {
         try bind(values)
         defer { sqlite3_reset(handle) }
         return try step() ? transform(Row(statement: self)) : nil
@@ -117,7 +117,7 @@ public struct Row {
 
     public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(statement.handle, column) }
 
-    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement.handle, column) == SQLITE_NULL }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement.handle, column) == SQLITE_NULL }
 
     public func string(_ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(statement.handle, column) else { return "" }
@@ -125,12 +125,12 @@ public struct Row {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
-    public func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
-    public func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
+    func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+    func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
     public func double(_ column: Int32) -> Double { sqlite3_column_double(statement.handle, column) }
 
     /// The column's bytes, without copying them: valid only inside `body`.
-    public func withBlob<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    func withBlob<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         // "The pointers returned are valid until a type conversion occurs ... or until
         // sqlite3_step() or sqlite3_reset() or sqlite3_finalize() is called." (sqlite3_column_blob)
         let bytes = sqlite3_column_blob(statement.handle, column)

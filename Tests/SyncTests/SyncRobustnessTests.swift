@@ -140,8 +140,8 @@ struct CrashInjection {
         b.notebook.put(onB); b.notebook.put(clashB); b.notebook.put(newB); b.notebook.delete(shared[3].id, at: factory.now())
         try a.sync()
 
-        b.engine.interruption = { current throws(SyncError) in if current == step { throw .interrupted(current) } }
-        #expect(throws: SyncError.self) { try b.sync() }
+        b.engine.interruption = { current in if current == step { throw SimulatedCrash(step: current) } }
+        #expect(throws: SimulatedCrash(step: step)) { try b.sync() }
         b.engine.interruption = nil
         let restarted = try SyncEngine(repositoryPath: directory.path + "/b", notebook: b.notebook)
         _ = try restarted.sync(remote: "origin")
@@ -158,4 +158,9 @@ struct CrashInjection {
         #expect(notes[shared[2].id] == nil && notes[shared[3].id] == nil)
         #expect(try restarted.conflicts().count == 1)
     }
+}
+
+/// What `SyncEngine.interruption` throws to stop a sync as a crash would.
+struct SimulatedCrash: Error, Equatable {
+    let step: SyncStep
 }

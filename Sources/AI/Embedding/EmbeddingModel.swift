@@ -1,5 +1,6 @@
 // The sentence-embedding model (all-MiniLM-L6-v2 by default): text in, unit-length vectors out,
 // in-process through llama.cpp. What search by meaning and related notes are made of.
+import Notes
 import CLlama
 import Glibc
 import Synchronization

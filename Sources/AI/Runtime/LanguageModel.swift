@@ -1,4 +1,5 @@
 // A GGUF model loaded once and shared by every session that uses it.
+import Notes
 import CLlama
 import Synchronization
 
@@ -42,7 +43,7 @@ public final class LanguageModel: Sendable {
     private func checkFiles() -> Availability {
         let path = configuration.modelPath
         guard FileSystem.isRegularFile(path) else { return .unavailable("model file not found: \(path)") }
-        guard let magic = FileSystem.read(path, limit: 4) else { return .unavailable("model file not readable: \(path)") }
+        guard let magic = try? FileSystem.read(path, limit: 4) else { return .unavailable("model file not readable: \(path)") }
         guard magic == Array("GGUF".utf8) else { return .unavailable("not a GGUF file: \(path)") }
         if case .failure(let error) = loadLibrary() { return .unavailable(error.description) }
         return .available

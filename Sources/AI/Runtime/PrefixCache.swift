@@ -34,7 +34,7 @@ struct PrefixCache {
     /// Layout: magic, key length (u32), key, token count (u32), tokens (i32 each), state
     /// length (u64), state, FNV-1a of everything before it (u64). Little-endian.
     func load() -> LoadResult {
-        guard let bytes = FileSystem.read(path) else { return .missing }
+        guard let bytes = try? FileSystem.read(path) else { return .missing }
         var reader = ByteReader(bytes: bytes)
         guard bytes.count >= Self.magic.count + 8, reader.take(Self.magic.count) == Self.magic[...] else { return .invalid("bad header") }
         let checked = bytes.count - 8
@@ -53,12 +53,12 @@ struct PrefixCache {
             return .invalid("truncated state")
         }
         // Used now: the last to be pruned.
-        FileSystem.touch(path)
+        try? FileSystem.touch(path)
         return .hit(tokens: tokens, state: state)
     }
 
     func save(tokens: [Int32], state: [UInt8]) -> Bool {
-        guard FileSystem.createDirectories(directory) else { return false }
+        guard (try? FileSystem.createDirectories(directory)) != nil else { return false }
         var bytes = Self.magic
         bytes.reserveCapacity(state.count + tokens.count * 4 + key.utf8.count + 64)
         append(UInt32(key.utf8.count), to: &bytes)
@@ -68,21 +68,21 @@ struct PrefixCache {
         append(UInt64(state.count), to: &bytes)
         bytes += state
         append(FNV1a.hash(bytes), to: &bytes)
-        guard FileSystem.writeAtomically(bytes, to: path) else { return false }
+        guard (try? FileSystem.writeAtomically(bytes, to: path)) != nil else { return false }
         prune()
         return true
     }
 
     /// Removes all but the `maximumFiles` cache files used last (this one always stays).
     func prune() {
-        let files = FileSystem.names(in: directory).filter { $0.hasSuffix(".kv") }.map { directory + "/" + $0 }.filter { $0 != path }
+        let files = ((try? FileSystem.names(in: directory)) ?? []).filter { $0.hasSuffix(".kv") }.map { directory + "/" + $0 }.filter { $0 != path }
         guard files.count >= Self.maximumFiles else { return }
         let dated = files.compactMap { file in FileSystem.identity(of: file).map { (file, $0.modified, $0.modifiedNanoseconds) } }
         let newestFirst = dated.sorted { ($0.1, $0.2, $0.0) > ($1.1, $1.2, $1.0) }
-        for (file, _, _) in newestFirst.dropFirst(Self.maximumFiles - 1) { FileSystem.remove(file) }
+        for (file, _, _) in newestFirst.dropFirst(Self.maximumFiles - 1) { try? FileSystem.remove(file) }
     }
 
-    func remove() { FileSystem.remove(path) }
+    func remove() { try? FileSystem.remove(path) }
 
     private func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes += $0 }

@@ -89,7 +89,7 @@ struct RemoteKey {
     let encryption: [UInt8]
     let nonce: [UInt8]
 
-    init(master: [UInt8], salt: [UInt8], operations: UInt64, memory: Int) throws(SyncError) {
+    init(master: [UInt8], salt: [UInt8], operations: UInt64, memory: Int) throws {
         self.master = master
         encryption = try Sodium.keyedHash([Array("notes encryption key".utf8)], key: master, length: 32)
         nonce = try Sodium.keyedHash([Array("notes nonce key".utf8)], key: master, length: 32)
@@ -98,12 +98,12 @@ struct RemoteKey {
     }
 
     /// Derives the key for `parameters` (a remote's) or, with a fresh salt, for a new remote.
-    static func derive(passphrase: [UInt8], salt: [UInt8], operations: UInt64, memory: Int) throws(SyncError) -> RemoteKey {
+    static func derive(passphrase: [UInt8], salt: [UInt8], operations: UInt64, memory: Int) throws -> RemoteKey {
         let master = try Sodium.deriveKey(passphrase: passphrase, salt: salt, operations: operations, memory: memory)
         return try RemoteKey(master: master, salt: salt, operations: operations, memory: memory)
     }
 
-    static func new(passphrase: [UInt8], cost: KeyCost) throws(SyncError) -> RemoteKey {
+    static func new(passphrase: [UInt8], cost: KeyCost) throws -> RemoteKey {
         try derive(passphrase: passphrase, salt: try Sodium.random(16), operations: cost.operations, memory: cost.memory)
     }
 
@@ -112,12 +112,12 @@ struct RemoteKey {
     /// Deterministic encryption: the nonce is a keyed hash of the context and the plaintext,
     /// so the same file at the same place seals to the same bytes (and the same git object),
     /// while anything that differs gets its own nonce.
-    func seal(_ plaintext: [UInt8], context: [UInt8]) throws(SyncError) -> [UInt8] {
+    func seal(_ plaintext: [UInt8], context: [UInt8]) throws -> [UInt8] {
         let nonce = try Sodium.keyedHash([context, plaintext], key: self.nonce, length: Sodium.nonceBytes)
         return try Sodium.encrypt(plaintext, context: context, nonce: nonce, key: encryption)
     }
 
-    func open(_ sealed: [UInt8], context: [UInt8]) throws(SyncError) -> [UInt8]? {
+    func open(_ sealed: [UInt8], context: [UInt8]) throws -> [UInt8]? {
         try Sodium.decrypt(sealed, context: context, key: encryption)
     }
 
@@ -129,8 +129,8 @@ struct RemoteKey {
 
     var cacheFile: [UInt8] { parameters.file + Array("key: \(Base64.encode(master))\n".utf8) }
 
-    static func cached(repository: String, remote: String) throws(SyncError) -> RemoteKey? {
-        guard let bytes = FileSystem.read(cachePath(repository: repository, remote: remote)) else { return nil }
+    static func cached(repository: String, remote: String) throws -> RemoteKey? {
+        guard let bytes = try? FileSystem.read(cachePath(repository: repository, remote: remote)) else { return nil }
         let keyLine = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("key:") }
         guard case let .success(parameters) = KeyParameters.parse(bytes),
               let master = keyLine.flatMap({ Base64.decode($0.dropFirst(4).trimmingWhitespace()) }), master.count == 32 else {
@@ -141,11 +141,13 @@ struct RemoteKey {
         return key.parameters.check == parameters.check ? key : nil
     }
 
-    func save(repository: String, remote: String) throws(SyncError) {
+    func save(repository: String, remote: String) throws {
         let folder = repository + "/notes-keys"
-        guard FileSystem.makePrivateDirectory(folder),
-              FileSystem.write(cacheFile, to: Self.cachePath(repository: repository, remote: remote), mode: 0o600) else {
-            throw .keyNotCached(path: Self.cachePath(repository: repository, remote: remote))
+        do {
+            try FileSystem.makePrivate(folder)
+            try FileSystem.writeAtomically(cacheFile, to: Self.cachePath(repository: repository, remote: remote), durable: true)
+        } catch {
+            throw SyncError.keyNotCached(path: Self.cachePath(repository: repository, remote: remote))
         }
     }
 }

@@ -29,7 +29,7 @@ final class Sealer {
         self.key = key
         self.repository = repository
         mapPath = RemoteKey.cachePath(repository: repository.path, remote: remote) + ".map"
-        for line in String(decoding: FileSystem.read(mapPath) ?? [], as: UTF8.self).split(separator: "\n") {
+        for line in String(decoding: (try? FileSystem.read(mapPath)) ?? [], as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: " ")
             guard parts.count == 2, let sealed = ObjectID(hex: String(parts[0])), let plain = ObjectID(hex: String(parts[1])) else { continue }
             plainOf[sealed] = plain
@@ -41,7 +41,7 @@ final class Sealer {
     func save() {
         guard !unsaved.isEmpty else { return }
         let text = unsaved.map { "\($0.sealed.hex) \($0.plain.hex)\n" }.joined()
-        if FileSystem.append(Array(text.utf8), to: mapPath) { unsaved.removeAll() }
+        if (try? FileSystem.append(Array(text.utf8), to: mapPath)) != nil { unsaved.removeAll() }
     }
 
     private func remember(sealed: ObjectID, plain: ObjectID) {
@@ -52,47 +52,43 @@ final class Sealer {
 
     // MARK: Commits
 
-    func seal(_ commit: ObjectID) throws(SyncError) -> ObjectID {
-        try walk(commit, known: { sealedOf[$0] }) { info throws(SyncError) in
+    func seal(_ commit: ObjectID) throws -> ObjectID {
+        try walk(commit, known: { sealedOf[$0] }) { info throws in
             let parents = info.parents.map { sealedOf[$0]! }
-            let previous = try info.parents.first.map { parent throws(SyncError) in
+            let previous = try info.parents.first.map { parent throws in
                 (plain: try tree(of: parent), sealed: try tree(of: sealedOf[parent]!))
             }
             let sealedTree = try sealTree(info.tree, path: "", previous: previous)
             let payload = "\(info.time.milliseconds / 1000) \(info.timeOffset)\n" + info.message
             let sealedMessage = try key.seal(Array(payload.utf8), context: Array("commit".utf8))
-            let sealed = try gitCall { () throws(GitError) in
-                try repository.createCommit(tree: sealedTree, parents: parents,
-                                            message: Self.messageTitle + "\n\n" + Base64.encode(sealedMessage) + "\n",
-                                            time: (info.time.milliseconds / 1000, info.timeOffset))
-            }
+            let sealed = try repository.createCommit(tree: sealedTree, parents: parents,
+                                                     message: Self.messageTitle + "\n\n" + Base64.encode(sealedMessage) + "\n",
+                                                     time: (info.time.milliseconds / 1000, info.timeOffset))
             remember(sealed: sealed, plain: info.id)
             return sealed
         }
     }
 
-    func open(_ commit: ObjectID) throws(SyncError) -> ObjectID {
-        try walk(commit, known: { plainOf[$0] }) { info throws(SyncError) in
+    func open(_ commit: ObjectID) throws -> ObjectID {
+        try walk(commit, known: { plainOf[$0] }) { info throws in
             let parents = info.parents.map { plainOf[$0]! }
             let lines = info.message.split(separator: "\n")
             guard lines.count == 2, lines[0] == Self.messageTitle, let sealed = Base64.decode(String(lines[1])),
                   let payload = try key.open(sealed, context: Array("commit".utf8)) else {
-                throw .tampered(object: info.id.hex, what: "the message of a commit")
+                throw SyncError.tampered(object: info.id.hex, what: "the message of a commit")
             }
             let text = String(decoding: payload, as: UTF8.self)
-            guard let newline = text.firstIndex(of: "\n") else { throw .tampered(object: info.id.hex, what: "the message of a commit") }
+            guard let newline = text.firstIndex(of: "\n") else { throw SyncError.tampered(object: info.id.hex, what: "the message of a commit") }
             let stamp = text[..<newline].split(separator: " ")
             guard stamp.count == 2, let seconds = Int64(stamp[0]), let offset = Int32(stamp[1]) else {
-                throw .tampered(object: info.id.hex, what: "the time of a commit")
+                throw SyncError.tampered(object: info.id.hex, what: "the time of a commit")
             }
-            let previous = try info.parents.first.map { parent throws(SyncError) in
+            let previous = try info.parents.first.map { parent throws in
                 (sealed: try tree(of: parent), plain: try tree(of: plainOf[parent]!))
             }
             let plainTree = try openTree(info.tree, path: "", previous: previous)
-            let plain = try gitCall { () throws(GitError) in
-                try repository.createCommit(tree: plainTree, parents: parents, message: String(text[text.index(after: newline)...]),
-                                            time: (seconds, offset))
-            }
+            let plain = try repository.createCommit(tree: plainTree, parents: parents, message: String(text[text.index(after: newline)...]),
+                                                    time: (seconds, offset))
             remember(sealed: info.id, plain: plain)
             return plain
         }
@@ -101,11 +97,11 @@ final class Sealer {
     /// Maps `start` and every ancestor not mapped yet, parents first, without recursion (a
     /// history can be thousands of commits long).
     private func walk(_ start: ObjectID, known: (ObjectID) -> ObjectID?,
-                      _ map: (CommitInfo) throws(SyncError) -> ObjectID) throws(SyncError) -> ObjectID {
+                      _ map: (CommitInfo) throws -> ObjectID) throws -> ObjectID {
         var stack = [start]
         while let top = stack.last {
             if known(top) != nil { stack.removeLast(); continue }
-            let info = try gitCall { () throws(GitError) in try repository.commit(top) }
+            let info = try repository.commit(top)
             let missing = info.parents.filter { known($0) == nil }
             if !missing.isEmpty { stack += missing; continue }
             _ = try map(info)
@@ -114,8 +110,8 @@ final class Sealer {
         return known(start)!
     }
 
-    private func tree(of commit: ObjectID) throws(SyncError) -> ObjectID {
-        try gitCall { () throws(GitError) in try repository.commit(commit).tree }
+    private func tree(of commit: ObjectID) throws -> ObjectID {
+        try repository.commit(commit).tree
     }
 
     // MARK: Trees
@@ -125,48 +121,48 @@ final class Sealer {
     private static func nameContext(_ folder: String) -> [UInt8] { Array(("name:" + folder).utf8) }
     private static func fileContext(_ path: String) -> [UInt8] { Array(("file:" + path).utf8) }
 
-    func sealName(_ name: String, in folder: String) throws(SyncError) -> String {
+    func sealName(_ name: String, in folder: String) throws -> String {
         Base64.encodeURL(try key.seal(Array(name.utf8), context: Self.nameContext(folder)))
     }
 
-    private func openName(_ sealed: String, in folder: String, tree: ObjectID) throws(SyncError) -> String {
+    private func openName(_ sealed: String, in folder: String, tree: ObjectID) throws -> String {
         guard let bytes = Base64.decodeURL(sealed), let name = try key.open(bytes, context: Self.nameContext(folder)),
               let text = String(validating: name, as: UTF8.self), !text.isEmpty, !text.contains("/") else {
-            throw .tampered(object: tree.hex, what: "a file name in folder '\(folder.isEmpty ? "/" : folder)'")
+            throw SyncError.tampered(object: tree.hex, what: "a file name in folder '\(folder.isEmpty ? "/" : folder)'")
         }
         return text
     }
 
     private func sealEntry(_ name: String, _ entry: TreeEntry, in folder: String,
-                           previous: (plain: ObjectID, sealed: ObjectID)?) throws(SyncError) -> TreeEntry {
+                           previous: (plain: ObjectID, sealed: ObjectID)?) throws -> TreeEntry {
         if entry.isTree {
             return TreeEntry(id: try sealTree(entry.id, path: folder + name + "/", previous: previous), isTree: true)
         }
-        let bytes = try gitCall { () throws(GitError) in try repository.blob(entry.id) }
+        let bytes = try repository.blob(entry.id)
         let sealed = try key.seal(bytes, context: Self.fileContext(folder + name))
-        return TreeEntry(id: try gitCall { () throws(GitError) in try repository.writeBlob(sealed) }, isTree: false)
+        return TreeEntry(id: try repository.writeBlob(sealed), isTree: false)
     }
 
     private func openEntry(_ name: String, _ entry: TreeEntry, in folder: String,
-                           previous: (sealed: ObjectID, plain: ObjectID)?) throws(SyncError) -> TreeEntry {
+                           previous: (sealed: ObjectID, plain: ObjectID)?) throws -> TreeEntry {
         if entry.isTree {
             return TreeEntry(id: try openTree(entry.id, path: folder + name + "/", previous: previous), isTree: true)
         }
-        let bytes = try gitCall { () throws(GitError) in try repository.blob(entry.id) }
+        let bytes = try repository.blob(entry.id)
         guard let plain = try key.open(bytes, context: Self.fileContext(folder + name)) else {
-            throw .tampered(object: entry.id.hex, what: "the file \(folder + name)")
+            throw SyncError.tampered(object: entry.id.hex, what: "the file \(folder + name)")
         }
-        return TreeEntry(id: try gitCall { () throws(GitError) in try repository.writeBlob(plain) }, isTree: false)
+        return TreeEntry(id: try repository.writeBlob(plain), isTree: false)
     }
 
     /// Seals `tree` (at `path`, "" for the root); with `previous` (a plaintext tree and its
     /// sealed tree) only the entries that differ from it are sealed.
-    private func sealTree(_ tree: ObjectID, path: String, previous: (plain: ObjectID, sealed: ObjectID)?) throws(SyncError) -> ObjectID {
+    private func sealTree(_ tree: ObjectID, path: String, previous: (plain: ObjectID, sealed: ObjectID)?) throws -> ObjectID {
         if let done = sealedTrees[tree] { return done }
         let result: ObjectID
         if let previous {
             var changes: [String: TreeEntry?] = [:]
-            for change in try gitCall({ () throws(GitError) in try repository.treeDifferences(previous.plain, tree) }) {
+            for change in try repository.treeDifferences(previous.plain, tree) {
                 let sealedName = try sealName(change.name, in: path)
                 guard let entry = change.new else {
                     changes.updateValue(nil, forKey: sealedName)
@@ -183,11 +179,11 @@ final class Sealer {
             result = changes.isEmpty ? previous.sealed : try updateSealed(previous.sealed, with: changes, path: path)
         } else {
             var sealed: [String: TreeEntry] = [:]
-            for (name, entry) in try gitCall({ () throws(GitError) in try repository.treeEntries(tree) }) {
+            for (name, entry) in try repository.treeEntries(tree) {
                 sealed[try sealName(name, in: path)] = try sealEntry(name, entry, in: path, previous: nil)
             }
             if path.isEmpty {
-                let header = try gitCall { () throws(GitError) in try repository.writeBlob(key.parameters.file) }
+                let header = try repository.writeBlob(key.parameters.file)
                 sealed[KeyParameters.fileName] = TreeEntry(id: header, isTree: false)
             }
             result = try writeSealed(sealed, path: path)
@@ -197,7 +193,7 @@ final class Sealer {
         return result
     }
 
-    private func openTree(_ tree: ObjectID, path: String, previous: (sealed: ObjectID, plain: ObjectID)?) throws(SyncError) -> ObjectID {
+    private func openTree(_ tree: ObjectID, path: String, previous: (sealed: ObjectID, plain: ObjectID)?) throws -> ObjectID {
         if let done = openedTrees[tree] { return done }
         let result: ObjectID
         if let previous {
@@ -212,13 +208,13 @@ final class Sealer {
                 }
                 var before: (sealed: ObjectID, plain: ObjectID)?
                 if entry.isTree, let old = change.old, old.isTree,
-                   let plainOld = try gitCall({ () throws(GitError) in try repository.treeEntry(previous.plain, named: name) }), plainOld.isTree {
+                   let plainOld = try repository.treeEntry(previous.plain, named: name), plainOld.isTree {
                     before = (old.id, plainOld.id)
                 }
                 changes[name] = try openEntry(name, entry, in: path, previous: before)
             }
             result = changes.isEmpty ? previous.plain
-                : try gitCall { () throws(GitError) in try repository.writeTree(updating: previous.plain, with: changes) }
+                : try repository.writeTree(updating: previous.plain, with: changes)
         } else {
             var entries = try readSealed(tree, path: path)
             if path.isEmpty { entries[KeyParameters.fileName] = nil }
@@ -227,7 +223,7 @@ final class Sealer {
                 let name = try openName(sealedName, in: path, tree: tree)
                 plain[name] = try openEntry(name, entry, in: path, previous: nil)
             }
-            result = try gitCall { () throws(GitError) in try repository.writeTree(plain) }
+            result = try repository.writeTree(plain)
         }
         openedTrees[tree] = result
         sealedTrees[result] = tree
@@ -248,70 +244,67 @@ final class Sealer {
     }
 
     /// A bucket's entries, each checked to belong there.
-    private func bucketEntries(_ bucket: String, _ tree: TreeEntry?, path: String) throws(SyncError) -> [String: TreeEntry] {
+    private func bucketEntries(_ bucket: String, _ tree: TreeEntry?, path: String) throws -> [String: TreeEntry] {
         guard let tree else { return [:] }
         guard tree.isTree, bucket.count == 1 else { throw tamperedFolder(tree.id, path) }
-        let entries = try gitCall { () throws(GitError) in try repository.treeEntries(tree.id) }
+        let entries = try repository.treeEntries(tree.id)
         guard !entries.isEmpty, entries.keys.allSatisfy({ Self.bucket(of: $0) == bucket }) else { throw tamperedFolder(tree.id, path) }
         return entries
     }
 
-    private func readSealed(_ tree: ObjectID, path: String) throws(SyncError) -> [String: TreeEntry] {
-        let top = try gitCall { () throws(GitError) in try repository.treeEntries(tree) }
+    private func readSealed(_ tree: ObjectID, path: String) throws -> [String: TreeEntry] {
+        let top = try repository.treeEntries(tree)
         guard !path.isEmpty else { return top }
         var entries: [String: TreeEntry] = [:]
         for (bucket, entry) in top { entries.merge(try bucketEntries(bucket, entry, path: path)) { $1 } }
         return entries
     }
 
-    private func writeSealed(_ entries: [String: TreeEntry], path: String) throws(SyncError) -> ObjectID {
-        guard !path.isEmpty else { return try gitCall { () throws(GitError) in try repository.writeTree(entries) } }
+    private func writeSealed(_ entries: [String: TreeEntry], path: String) throws -> ObjectID {
+        guard !path.isEmpty else { return try repository.writeTree(entries) }
         var buckets: [String: [String: TreeEntry]] = [:]
         for (name, entry) in entries { buckets[Self.bucket(of: name), default: [:]][name] = entry }
         var top: [String: TreeEntry] = [:]
         for (bucket, contents) in buckets {
-            top[bucket] = TreeEntry(id: try gitCall { () throws(GitError) in try repository.writeTree(contents) }, isTree: true)
+            top[bucket] = TreeEntry(id: try repository.writeTree(contents), isTree: true)
         }
-        return try gitCall { () throws(GitError) in try repository.writeTree(top) }
+        return try repository.writeTree(top)
     }
 
-    private func sealedEntry(_ tree: ObjectID, named name: String, path: String) throws(SyncError) -> TreeEntry? {
-        try gitCall { () throws(GitError) in
-            guard !path.isEmpty else { return try repository.treeEntry(tree, named: name) }
-            guard let bucket = try repository.treeEntry(tree, named: Self.bucket(of: name)), bucket.isTree else { return nil }
-            return try repository.treeEntry(bucket.id, named: name)
-        }
+    private func sealedEntry(_ tree: ObjectID, named name: String, path: String) throws -> TreeEntry? {
+        guard !path.isEmpty else { return try repository.treeEntry(tree, named: name) }
+        guard let bucket = try repository.treeEntry(tree, named: Self.bucket(of: name)), bucket.isTree else { return nil }
+        return try repository.treeEntry(bucket.id, named: name)
     }
 
-    private func updateSealed(_ tree: ObjectID, with changes: [String: TreeEntry?], path: String) throws(SyncError) -> ObjectID {
+    private func updateSealed(_ tree: ObjectID, with changes: [String: TreeEntry?], path: String) throws -> ObjectID {
         guard !path.isEmpty else {
-            return try gitCall { () throws(GitError) in try repository.writeTree(updating: tree, with: changes) }
+            return try repository.writeTree(updating: tree, with: changes)
         }
         var byBucket: [String: [String: TreeEntry?]] = [:]
         for (name, entry) in changes { byBucket[Self.bucket(of: name), default: [:]].updateValue(entry, forKey: name) }
         var top: [String: TreeEntry?] = [:]
         for (bucket, bucketChanges) in byBucket {
-            let updated = try gitCall { () throws(GitError) -> ObjectID in
-                if let old = try repository.treeEntry(tree, named: bucket), old.isTree {
-                    return try repository.writeTree(updating: old.id, with: bucketChanges)
-                }
-                return try repository.writeTree(bucketChanges.compactMapValues { $0 })
+            let updated = if let old = try repository.treeEntry(tree, named: bucket), old.isTree {
+                try repository.writeTree(updating: old.id, with: bucketChanges)
+            } else {
+                try repository.writeTree(bucketChanges.compactMapValues { $0 })
             }
             // An emptied bucket goes, as a folder sealed whole would not have it.
-            let empty = try gitCall { () throws(GitError) in try repository.treeEntryCount(updated) == 0 }
+            let empty = try repository.treeEntryCount(updated) == 0
             top.updateValue(empty ? nil : TreeEntry(id: updated, isTree: true), forKey: bucket)
         }
-        return try gitCall { () throws(GitError) in try repository.writeTree(updating: tree, with: top) }
+        return try repository.writeTree(updating: tree, with: top)
     }
 
     /// The sealed names whose entries differ between two sealed folders.
-    private func sealedDifferences(_ old: ObjectID, _ new: ObjectID, path: String) throws(SyncError) -> [(name: String, old: TreeEntry?, new: TreeEntry?)] {
-        let top = try gitCall { () throws(GitError) in try repository.treeDifferences(old, new) }
+    private func sealedDifferences(_ old: ObjectID, _ new: ObjectID, path: String) throws -> [(name: String, old: TreeEntry?, new: TreeEntry?)] {
+        let top = try repository.treeDifferences(old, new)
         guard !path.isEmpty else { return top }
         var result: [(name: String, old: TreeEntry?, new: TreeEntry?)] = []
         for bucket in top {
             if let before = bucket.old, let after = bucket.new, before.isTree, after.isTree {
-                let changes = try gitCall { () throws(GitError) in try repository.treeDifferences(before.id, after.id) }
+                let changes = try repository.treeDifferences(before.id, after.id)
                 guard changes.allSatisfy({ Self.bucket(of: $0.name) == bucket.name }) else { throw tamperedFolder(after.id, path) }
                 result += changes
                 continue

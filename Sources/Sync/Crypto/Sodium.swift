@@ -4,7 +4,7 @@ import CSodium
 
 enum Sodium {
     /// The function table, or why libsodium could not be loaded.
-    static func api() throws(SyncError) -> notes_sodium_api {
+    static func api() throws -> notes_sodium_api {
         try shared.get()
     }
 
@@ -18,7 +18,7 @@ enum Sodium {
         return .success(pointer.pointee)
     }()
 
-    static func random(_ count: Int) throws(SyncError) -> [UInt8] {
+    static func random(_ count: Int) throws -> [UInt8] {
         let api = try api()
         var bytes = [UInt8](repeating: 0, count: count)
         bytes.withUnsafeMutableBytes { api.randombytes_buf($0.baseAddress!, $0.count) }
@@ -27,7 +27,7 @@ enum Sodium {
 
     /// Keyed BLAKE2b of `parts`, each preceded by its length so that no two lists of parts
     /// hash alike.
-    static func keyedHash(_ parts: [[UInt8]], key: [UInt8], length: Int) throws(SyncError) -> [UInt8] {
+    static func keyedHash(_ parts: [[UInt8]], key: [UInt8], length: Int) throws -> [UInt8] {
         let api = try api()
         var input: [UInt8] = []
         input.reserveCapacity(parts.reduce(0) { $0 + $1.count + 8 })
@@ -43,12 +43,12 @@ enum Sodium {
                 }
             }
         }
-        guard rc == 0 else { throw .encryptionUnavailable("crypto_generichash failed") }
+        guard rc == 0 else { throw SyncError.encryptionUnavailable("crypto_generichash failed") }
         return out
     }
 
     /// Argon2id: 32 key bytes from a passphrase and a salt.
-    static func deriveKey(passphrase: [UInt8], salt: [UInt8], operations: UInt64, memory: Int) throws(SyncError) -> [UInt8] {
+    static func deriveKey(passphrase: [UInt8], salt: [UInt8], operations: UInt64, memory: Int) throws -> [UInt8] {
         let api = try api()
         var key = [UInt8](repeating: 0, count: 32)
         let rc = key.withUnsafeMutableBufferPointer { key in
@@ -63,7 +63,7 @@ enum Sodium {
         }
         // "returns 0 on success, and -1 if the computation didn't complete, usually because the
         // operating system refused to allocate the amount of requested memory."
-        guard rc == 0 else { throw .encryptionUnavailable("Argon2id could not allocate \(memory >> 20) MiB") }
+        guard rc == 0 else { throw SyncError.encryptionUnavailable("Argon2id could not allocate \(memory >> 20) MiB") }
         return key
     }
 
@@ -71,7 +71,7 @@ enum Sodium {
     static let tagBytes = 16
 
     /// XChaCha20-Poly1305 of `plaintext`, authenticated with `context`: nonce, then ciphertext and tag.
-    static func encrypt(_ plaintext: [UInt8], context: [UInt8], nonce: [UInt8], key: [UInt8]) throws(SyncError) -> [UInt8] {
+    static func encrypt(_ plaintext: [UInt8], context: [UInt8], nonce: [UInt8], key: [UInt8]) throws -> [UInt8] {
         let api = try api()
         var out = nonce + [UInt8](repeating: 0, count: plaintext.count + tagBytes)
         var written: UInt64 = 0
@@ -86,13 +86,13 @@ enum Sodium {
                 }
             }
         }
-        guard rc == 0 else { throw .encryptionUnavailable("crypto_aead_xchacha20poly1305_ietf_encrypt failed") }
+        guard rc == 0 else { throw SyncError.encryptionUnavailable("crypto_aead_xchacha20poly1305_ietf_encrypt failed") }
         return out
     }
 
     /// The plaintext of `sealed` (nonce, ciphertext, tag), or nil when it was not sealed with
     /// this key and context: altered, damaged, moved, or another key's.
-    static func decrypt(_ sealed: [UInt8], context: [UInt8], key: [UInt8]) throws(SyncError) -> [UInt8]? {
+    static func decrypt(_ sealed: [UInt8], context: [UInt8], key: [UInt8]) throws -> [UInt8]? {
         guard sealed.count >= nonceBytes + tagBytes else { return nil }
         let api = try api()
         let length = sealed.count - nonceBytes - tagBytes

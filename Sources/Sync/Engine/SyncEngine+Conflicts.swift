@@ -22,12 +22,12 @@ public enum ConflictResolution: Hashable, Sendable {
 
 extension SyncEngine {
     /// The flagged notes as of the last sync (or resolution).
-    public func conflicts() throws(SyncError) -> [NoteConflict] {
-        let head = try gitCall { () throws(GitError) in try repository.reference(Self.branch) }
+    public func conflicts() throws -> [NoteConflict] {
+        let head = try repository.reference(Self.branch)
         let tree = try NotebookTree.read(repository, commit: head)
         var result: [NoteConflict] = []
         for (id, blob) in (tree.files[.conflicts] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard let kind = RepositoryFormat.conflict(fromFile: try gitCall { () throws(GitError) in try repository.blob(blob) }) else { continue }
+            guard let kind = RepositoryFormat.conflict(fromFile: try repository.blob(blob)) else { continue }
             var copy: Note?
             if case let .editedOnBoth(copyID) = kind, case let .live(note) = try tree.state(of: copyID, in: repository) { copy = note }
             var note: Note?
@@ -37,18 +37,18 @@ extension SyncEngine {
         return result
     }
 
-    public func resolveConflict(_ id: NoteID, _ resolution: ConflictResolution, at time: Timestamp) throws(SyncError) {
+    public func resolveConflict(_ id: NoteID, _ resolution: ConflictResolution, at time: Timestamp) throws {
         let lock = try holdingSyncLock()
         defer { withExtendedLifetime(lock) {} }
         clearLocalLocks()
         let (head, since) = try recoverCheckpoint()
-        let snapshot = try call { () throws in try notebook.snapshot(changedSince: since) }
+        let snapshot = try call { try notebook.snapshot(changedSince: since) }
         var tree = try NotebookTree.read(repository, commit: head)
         // Unsynced local edits go into the same commit, so the checkpoint stays truthful.
         _ = try export(snapshot.records, into: &tree)
         guard let flag = tree[.conflicts, id],
-              let kind = RepositoryFormat.conflict(fromFile: try gitCall { () throws(GitError) in try repository.blob(flag) })
-        else { throw .noSuchConflict(id.rawValue) }
+              let kind = RepositoryFormat.conflict(fromFile: try repository.blob(flag))
+        else { throw SyncError.noSuchConflict(id.rawValue) }
         var records: [NoteRecord] = []
         var copy: Note?
         if case let .editedOnBoth(copyID) = kind, case let .live(note) = try tree.state(of: copyID, in: repository) {
@@ -78,16 +78,14 @@ extension SyncEngine {
         }
         _ = try export(records, into: &tree)
         tree[.conflicts, id] = nil
-        let commit = try gitCall { () throws(GitError) in
-            try repository.createCommit(tree: try tree.write(repository), parents: head.map { [$0] } ?? [],
-                                        message: "notes: resolve conflict on \(id)")
-        }
-        try gitCall { () throws(GitError) in try repository.writeObjects() }
+        let commit = try repository.createCommit(tree: try tree.write(repository), parents: head.map { [$0] } ?? [],
+                                                 message: "notes: resolve conflict on \(id)")
+        try repository.writeObjects()
         do {
             _ = try notebook.apply(records, expected: snapshot.version, syncedCommit: commit.hex)
         } catch {
-            throw .notebook(String(describing: error))
+            throw SyncError.notebook(String(describing: error))
         }
-        try gitCall { () throws(GitError) in try repository.setReference(Self.branch, to: commit, message: "notes: resolve conflict") }
+        try repository.setReference(Self.branch, to: commit, message: "notes: resolve conflict")
     }
 }

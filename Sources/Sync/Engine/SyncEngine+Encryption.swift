@@ -17,15 +17,15 @@ extension SyncEngine {
     /// when it joined. On any failure the remote is not added.
     @discardableResult
     public func addEncryptedRemote(name: String, url: String, cost: KeyCost = .moderate, credentials: RemoteCredentials? = nil,
-                                   passphrase: @escaping PassphraseSource) throws(SyncError) -> Bool {
+                                   passphrase: @escaping PassphraseSource) throws -> Bool {
         let lock = try holdingSyncLock()
         defer { withExtendedLifetime(lock) {} }
         _ = try Sodium.api()
-        try gitCall { () throws(GitError) in try repository.addRemote(name: name, url: url, fetchRefspec: Self.sealedFetchRefspec(name)) }
+        try repository.addRemote(name: name, url: url, fetchRefspec: Self.sealedFetchRefspec(name))
         do {
             try repository.fetch(remote: name, credentials: credentials)
-            let tip = try gitCall { () throws(GitError) in try repository.reference(Self.sealedTrackingRef(name)) }
-            let header = try tip.map { tip throws(SyncError) in try keyParameters(ofSealed: tip, remote: name) }
+            let tip = try repository.reference(Self.sealedTrackingRef(name))
+            let header = try tip.map { tip throws in try keyParameters(ofSealed: tip, remote: name) }
             let key: RemoteKey
             if let header {
                 key = try derive(remote: name, matching: header, passphrase: passphrase)
@@ -42,53 +42,51 @@ extension SyncEngine {
 
     /// Removes everything this machine keeps about a remote: its config and refs, its key and
     /// its commit map. The notes stay.
-    func forgetRemote(_ name: String) throws(SyncError) {
+    func forgetRemote(_ name: String) throws {
         sealers[name] = nil
         let keyFile = RemoteKey.cachePath(repository: repository.path, remote: name)
-        FileSystem.remove(keyFile)
-        FileSystem.remove(keyFile + ".map")
-        try gitCall { () throws(GitError) in
-            if try repository.remotes().contains(where: { $0.name == name }) { try repository.removeRemote(name: name) }
-            for ref in [Self.syncedRef(name), Self.trackingRef(name), Self.sealedTrackingRef(name), Self.sealedOutgoingRef(name)] {
-                try repository.removeReference(ref)
-            }
+        try? FileSystem.remove(keyFile)
+        try? FileSystem.remove(keyFile + ".map")
+        if try repository.remotes().contains(where: { $0.name == name }) { try repository.removeRemote(name: name) }
+        for ref in [Self.syncedRef(name), Self.trackingRef(name), Self.sealedTrackingRef(name), Self.sealedOutgoingRef(name)] {
+            try repository.removeReference(ref)
         }
     }
 
-    private func ask(_ source: PassphraseSource?, _ request: PassphraseRequest) throws(SyncError) -> [UInt8] {
+    private func ask(_ source: PassphraseSource?, _ request: PassphraseRequest) throws -> [UInt8] {
         let answer: [UInt8]?
         do { answer = try source?(request) } catch let error as SyncError { throw error } catch {
-            throw .passphrase(String(describing: error))
+            throw SyncError.passphrase(String(describing: error))
         }
-        guard let answer else { throw .passphraseNeeded(remote: request.remote) }
-        guard !answer.isEmpty else { throw .passphrase("the passphrase is empty") }
+        guard let answer else { throw SyncError.passphraseNeeded(remote: request.remote) }
+        guard !answer.isEmpty else { throw SyncError.passphrase("the passphrase is empty") }
         return answer
     }
 
-    private func derive(remote: String, matching header: KeyParameters, passphrase: PassphraseSource?) throws(SyncError) -> RemoteKey {
+    private func derive(remote: String, matching header: KeyParameters, passphrase: PassphraseSource?) throws -> RemoteKey {
         let key = try RemoteKey.derive(passphrase: try ask(passphrase, PassphraseRequest(remote: remote, isNew: false)),
                                        salt: header.salt, operations: header.operations, memory: header.memory)
-        guard key.matches(header) else { throw .wrongPassphrase(remote: remote) }
+        guard key.matches(header) else { throw SyncError.wrongPassphrase(remote: remote) }
         return key
     }
 
     /// Caches the key (0600) and drops the commit map made with any earlier key.
-    private func store(_ key: RemoteKey, remote: String) throws(SyncError) {
+    private func store(_ key: RemoteKey, remote: String) throws {
         try key.save(repository: repository.path, remote: remote)
-        FileSystem.remove(RemoteKey.cachePath(repository: repository.path, remote: remote) + ".map")
+        try? FileSystem.remove(RemoteKey.cachePath(repository: repository.path, remote: remote) + ".map")
         sealers[remote] = nil
     }
 
     /// The salt, cost and key check at the root of a sealed commit.
-    func keyParameters(ofSealed commit: ObjectID, remote: String) throws(SyncError) -> KeyParameters {
-        let root = try gitCall { () throws(GitError) in try repository.commit(commit).tree }
-        guard let entry = try gitCall({ () throws(GitError) in try repository.treeEntry(root, named: KeyParameters.fileName) }),
+    func keyParameters(ofSealed commit: ObjectID, remote: String) throws -> KeyParameters {
+        let root = try repository.commit(commit).tree
+        guard let entry = try repository.treeEntry(root, named: KeyParameters.fileName),
               !entry.isTree else {
-            throw .remoteIsPlain(remote: remote)
+            throw SyncError.remoteIsPlain(remote: remote)
         }
-        switch KeyParameters.parse(try gitCall { () throws(GitError) in try repository.blob(entry.id) }) {
+        switch KeyParameters.parse(try repository.blob(entry.id)) {
         case let .success(parameters): return parameters
-        case let .failure(problem): throw .unreadableKeyFile(remote: remote, reason: problem.reason)
+        case let .failure(problem): throw SyncError.unreadableKeyFile(remote: remote, reason: problem.reason)
         }
     }
 
@@ -96,15 +94,15 @@ extension SyncEngine {
     /// (`header`, nil for an empty remote); else a key derived from the passphrase. A remote
     /// whose key changed after we synced with it is refused; one that another machine
     /// encrypted first, before our first sync, is joined.
-    func sealer(for remote: String, header: KeyParameters?, options: SyncOptions) throws(SyncError) -> Sealer {
+    func sealer(for remote: String, header: KeyParameters?, options: SyncOptions) throws -> Sealer {
         if let sealer = sealers[remote], header.map(sealer.key.matches) ?? true { return sealer }
         let key: RemoteKey
         if let cached = try RemoteKey.cached(repository: repository.path, remote: remote), header.map(cached.matches) ?? true {
             key = cached
         } else if let header {
             if try RemoteKey.cached(repository: repository.path, remote: remote) != nil,
-               try gitCall({ () throws(GitError) in try repository.reference(Self.syncedRef(remote)) }) != nil {
-                throw .encryptionChanged(remote: remote)
+               try repository.reference(Self.syncedRef(remote)) != nil {
+                throw SyncError.encryptionChanged(remote: remote)
             }
             key = try derive(remote: remote, matching: header, passphrase: options.passphrase)
             try store(key, remote: remote)
@@ -121,25 +119,23 @@ extension SyncEngine {
     /// sealed commits are checked and opened here (their objects are stored, and the tracking
     /// ref moved, by `storeObjects`); a remote that is not what it was added as (plain or
     /// encrypted) is refused with the tracking ref as it was.
-    func fetch(_ remote: RemoteInfo, options: SyncOptions) throws(SyncError) -> ObjectID? {
+    func fetch(_ remote: RemoteInfo, options: SyncOptions) throws -> ObjectID? {
         let tracking = Self.trackingRef(remote.name)
         guard remote.encrypted else {
-            let before = try gitCall { () throws(GitError) in try repository.reference(tracking) }
+            let before = try repository.reference(tracking)
             try repository.fetch(remote: remote.name, credentials: options.credentials)
-            guard let tip = try gitCall({ () throws(GitError) in try repository.reference(tracking) }) else { return nil }
-            let root = try gitCall { () throws(GitError) in try repository.commit(tip).tree }
-            if try gitCall({ () throws(GitError) in try repository.treeEntry(root, named: KeyParameters.fileName) }) != nil {
-                try gitCall { () throws(GitError) in
-                    if let before { try repository.setReference(tracking, to: before, message: "notes sync: refused") } else {
-                        try repository.removeReference(tracking)
-                    }
+            guard let tip = try repository.reference(tracking) else { return nil }
+            let root = try repository.commit(tip).tree
+            if try repository.treeEntry(root, named: KeyParameters.fileName) != nil {
+                if let before { try repository.setReference(tracking, to: before, message: "notes sync: refused") } else {
+                    try repository.removeReference(tracking)
                 }
-                throw .remoteIsEncrypted(remote: remote.name, url: remote.url)
+                throw SyncError.remoteIsEncrypted(remote: remote.name, url: remote.url)
             }
             return tip
         }
         try repository.fetch(remote: remote.name, credentials: options.credentials)
-        guard let sealedTip = try gitCall({ () throws(GitError) in try repository.reference(Self.sealedTrackingRef(remote.name)) }) else {
+        guard let sealedTip = try repository.reference(Self.sealedTrackingRef(remote.name)) else {
             _ = try sealer(for: remote.name, header: nil, options: options)
             openedTips[remote.name] = .some(nil)
             return nil
@@ -152,15 +148,13 @@ extension SyncEngine {
 
     /// Writes the objects made since the last call as one pack, then what names them: an
     /// encrypted remote's commit map and its opened tip's tracking ref.
-    func storeObjects(_ remote: RemoteInfo) throws(SyncError) {
-        try gitCall { () throws(GitError) in try repository.writeObjects() }
+    func storeObjects(_ remote: RemoteInfo) throws {
+        try repository.writeObjects()
         guard remote.encrypted else { return }
         sealers[remote.name]?.save()
         guard let opened = openedTips.removeValue(forKey: remote.name) else { return }
-        try gitCall { () throws(GitError) in
-            if let opened { try repository.setReference(Self.trackingRef(remote.name), to: opened, message: "notes sync: opened") } else {
-                try repository.removeReference(Self.trackingRef(remote.name))
-            }
+        if let opened { try repository.setReference(Self.trackingRef(remote.name), to: opened, message: "notes sync: opened") } else {
+            try repository.removeReference(Self.trackingRef(remote.name))
         }
     }
 
@@ -173,10 +167,10 @@ extension SyncEngine {
         let expected: ObjectID?
     }
 
-    func outgoing(_ commit: ObjectID, to remote: RemoteInfo, replacing expected: ObjectID?) throws(SyncError) -> Outgoing {
+    func outgoing(_ commit: ObjectID, to remote: RemoteInfo, replacing expected: ObjectID?) throws -> Outgoing {
         guard remote.encrypted else { return Outgoing(source: Self.branch, commit: commit, expected: expected) }
         let sealed = try sealer(for: remote.name, header: nil, options: SyncOptions()).seal(commit)
-        let sealedExpected = try gitCall { () throws(GitError) in try repository.reference(Self.sealedTrackingRef(remote.name)) }
+        let sealedExpected = try repository.reference(Self.sealedTrackingRef(remote.name))
         return Outgoing(source: Self.sealedOutgoingRef(remote.name), commit: sealed, expected: sealedExpected)
     }
 }
@@ -196,16 +190,14 @@ public struct RemoteDescription: Sendable {
 }
 
 extension SyncEngine {
-    public func describeRemote(_ name: String) throws(SyncError) -> RemoteDescription {
-        guard let remote = try remotes().first(where: { $0.name == name }) else { throw .noSuchRemote(name) }
-        let tip = try gitCall { () throws(GitError) in
-            try repository.reference(remote.encrypted ? Self.sealedTrackingRef(name) : Self.trackingRef(name))
+    public func describeRemote(_ name: String) throws -> RemoteDescription {
+        guard let remote = try remotes().first(where: { $0.name == name }) else { throw SyncError.noSuchRemote(name) }
+        let tip = try repository.reference(remote.encrypted ? Self.sealedTrackingRef(name) : Self.trackingRef(name))
+        let files = try tip.map { tip throws in
+            try countFiles(in: try repository.commit(tip).tree)
         }
-        let files = try tip.map { tip throws(SyncError) in
-            try gitCall { () throws(GitError) in try countFiles(in: try repository.commit(tip).tree) }
-        }
-        let synced = try gitCall { () throws(GitError) in try repository.reference(Self.syncedRef(name)) }
-        let lastSync = try synced.map { synced throws(SyncError) in try gitCall { () throws(GitError) in try repository.commit(synced).time } }
+        let synced = try repository.reference(Self.syncedRef(name))
+        let lastSync = try synced.map { synced throws in try repository.commit(synced).time }
         guard remote.encrypted else {
             return RemoteDescription(remote: remote, files: files, lastSync: lastSync, keyFile: nil, keyCached: false, cost: nil)
         }
@@ -215,7 +207,7 @@ extension SyncEngine {
                                  cost: cached.map { ($0.parameters.operations, $0.parameters.memory) })
     }
 
-    private func countFiles(in tree: ObjectID) throws(GitError) -> Int {
+    private func countFiles(in tree: ObjectID) throws -> Int {
         var count = 0
         for entry in try repository.treeEntries(tree).values { count += entry.isTree ? try countFiles(in: entry.id) : 1 }
         return count

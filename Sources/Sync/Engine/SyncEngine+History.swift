@@ -11,14 +11,14 @@ public struct NoteRevision: Hashable, Sendable {
 
 extension SyncEngine {
     /// Every commit on the local branch that changed the note, newest first.
-    public func history(of id: NoteID) throws(SyncError) -> [NoteRevision] {
-        guard let head = try gitCall({ () throws(GitError) in try repository.reference(Self.branch) }) else { return [] }
+    public func history(of id: NoteID) throws -> [NoteRevision] {
+        guard let head = try repository.reference(Self.branch) else { return [] }
         var revisions: [NoteRevision] = []
-        for commitID in try gitCall({ () throws(GitError) in try repository.history(from: head) }) {
-            let commit = try gitCall { () throws(GitError) in try repository.commit(commitID) }
+        for commitID in try repository.history(from: head) {
+            let commit = try repository.commit(commitID)
             let files = try noteFiles(id, tree: commit.tree)
-            let before = try commit.parents.first.map { parent throws(SyncError) in
-                try noteFiles(id, tree: try gitCall { () throws(GitError) in try repository.commit(parent).tree })
+            let before = try commit.parents.first.map { parent throws in
+                try noteFiles(id, tree: try repository.commit(parent).tree)
             } ?? [nil, nil]
             guard files != before else { continue }
             var tree = NotebookTree()
@@ -30,12 +30,10 @@ extension SyncEngine {
         return revisions
     }
 
-    private func noteFiles(_ id: NoteID, tree: ObjectID) throws(SyncError) -> [ObjectID?] {
-        try gitCall { () throws(GitError) in
-            try [RepositoryFormat.Folder.notes, .deleted].map { folder throws(GitError) -> ObjectID? in
-                guard let directory = try repository.treeEntry(tree, named: folder.rawValue), directory.isTree else { return nil }
-                return try repository.treeEntry(directory.id, named: folder.fileName(id))?.id
-            }
+    private func noteFiles(_ id: NoteID, tree: ObjectID) throws -> [ObjectID?] {
+        try [RepositoryFormat.Folder.notes, .deleted].map { folder throws -> ObjectID? in
+            guard let directory = try repository.treeEntry(tree, named: folder.rawValue), directory.isTree else { return nil }
+            return try repository.treeEntry(directory.id, named: folder.fileName(id))?.id
         }
     }
 }

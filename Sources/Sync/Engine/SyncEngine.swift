@@ -10,8 +10,9 @@ import Darwin
 public final class SyncEngine {
     package let repository: Repository
     let notebook: NotebookPort
-    /// Tests stop a sync here, at the start of each step, to simulate a crash.
-    var interruption: ((SyncStep) throws(SyncError) -> Void)?
+    /// Tests stop a sync here, at the start of each step, by throwing an error of their own
+    /// (a crash, simulated); it leaves the sync as it is.
+    var interruption: ((SyncStep) throws -> Void)?
     let folders = FolderCache()
     /// Locks and temporaries of interrupted syncs that this sync removed, for its summary.
     var removedLocks: [GitLockFile] = []
@@ -26,125 +27,152 @@ public final class SyncEngine {
     static func syncedRef(_ remote: String) -> String { "refs/notes-sync/\(remote)" }
 
     /// `repositoryPath` is the sync repository (`$NOTES_HOME/repo`), created bare if missing.
-    public init(repositoryPath: String, notebook: NotebookPort) throws(SyncError) {
-        repository = try gitCall { () throws(GitError) in try Repository.openOrCreate(at: repositoryPath) }
+    public init(repositoryPath: String, notebook: NotebookPort) throws {
+        repository = try Repository.openOrCreate(at: repositoryPath)
         self.notebook = notebook
     }
 
     /// A sync deleting more notes than this (or more than a quarter of them) needs `allowDeletes`.
-    public static let deletionLimit = 50
+    static let deletionLimit = 50
     /// Fewer deletions than this never need `allowDeletes`: in a notebook of a handful of
     /// notes, deleting one is a large share and an ordinary act.
-    public static let deletionsAlwaysAllowed = 10
+    static let deletionsAlwaysAllowed = 10
 
+    /// Syncs with `remote`: attempts (see `attempt`) until one is done, at most
+    /// `options.maximumAttempts`, three of them at most lost to a notebook that changed meanwhile.
     public func sync(remote: String, options: SyncOptions = SyncOptions(),
-                     progress: ((SyncStep) -> Void)? = nil) throws(SyncError) -> SyncSummary {
+                     progress: ((SyncStep) -> Void)? = nil) throws -> SyncSummary {
         let lock = try holdingSyncLock()
         defer { withExtendedLifetime(lock) {} }
         removedLocks = []
         clearLocalLocks()
-        guard let info = try gitCall({ () throws(GitError) in try repository.remotes() }).first(where: { $0.name == remote }) else {
-            throw .noSuchRemote(remote)
+        guard let info = try repository.remotes().first(where: { $0.name == remote }) else {
+            throw SyncError.noSuchRemote(remote)
         }
-        var sent = 0, received = 0, merged = 0, conflicted = 0
+        var counts = SyncCounts()
         var notebookRetries = 0
         for attempt in 1...max(1, options.maximumAttempts) {
-            let step = { (step: SyncStep) throws(SyncError) in
-                progress?(step)
-                try self.interruption?(step)
-            }
-            try step(.export)
-            let (head, since) = try recoverCheckpoint()
-            let snapshot = try call { () throws in try notebook.snapshot(changedSince: since) }
-            var ours = try NotebookTree.read(repository, commit: head, cache: folders)
-            let unchanged = ours
-            let exported = try export(snapshot.records, into: &ours)
-            sent += exported
-            // An analysis written since the last sync changes the tree without changing a note.
-            let treeChanged = exported > 0 || !NotebookTree.differingIDs(unchanged, ours).isEmpty
-
-            try step(.commit)
-            var local = head
-            if treeChanged || (head == nil && !snapshot.records.isEmpty) {
-                local = try gitCall { () throws(GitError) in
-                    try repository.createCommit(tree: try ours.write(repository), parents: head.map { [$0] } ?? [],
-                                                message: "notes: \(exported) changed on this machine")
-                }
-            }
-
-            try step(.fetch)
-            let theirs = try fetch(info, options: options)
-            try checkNotRewritten(remote: remote, tip: theirs)
-
-            try step(.merge)
-            let outcome = try merge(local: local, ours: ours, theirs: theirs, remote: remote)
-            merged += outcome.merged
-            conflicted += outcome.conflicted
-
-            try step(.import)
-            // The checkpoint, the refs and the push below name these objects: store them first,
-            // with the sealed commit an encrypted remote will be sent (one pack, one fsync).
-            let sending = try outcome.commit.flatMap { result throws(SyncError) in
-                result == theirs ? nil : try outgoing(result, to: info, replacing: theirs)
-            }
-            try storeObjects(info)
-            if let result = outcome.commit {
-                let records = try importRecords(from: ours, to: outcome.tree, allowDeletes: options.allowDeletes)
-                do {
-                    _ = try notebook.apply(records, expected: snapshot.version, syncedCommit: result.hex)
-                } catch NotebookPortError.changedSinceSnapshot {
-                    // The user wrote meanwhile: merge again from their newer notebook.
-                    notebookRetries += 1
-                    sent -= exported
-                    merged -= outcome.merged
-                    conflicted -= outcome.conflicted
-                    guard notebookRetries < 3 else { throw .notebookKeptChanging(attempts: notebookRetries) }
-                    continue
-                } catch let error as SyncError {
-                    throw error
-                } catch {
-                    throw .notebook(String(describing: error))
-                }
-                received += records.count
-            }
-
-            try step(.refUpdate)
-            guard let result = outcome.commit else { return summary() }
-            try gitCall { () throws(GitError) in try repository.setReference(Self.branch, to: result, message: "notes sync") }
-
-            try step(.push)
-            if let sending {
-                guard try push(sending, to: info, options: options) else {
-                    // Someone pushed first: fetch and merge again, after a short random pause
-                    // so two machines do not keep colliding in step.
-                    usleep(UInt32.random(in: 5_000...25_000) * UInt32(attempt))
-                    continue
-                }
-            }
-            // A push to a path remote is not compare-and-swap in libgit2 1.5: another machine
-            // may have overwritten ours. Only a fetched tip that contains our commit counts.
-            try step(.verify)
-            let tip = try fetch(info, options: options)
-            try storeObjects(info)
-            if let tip, try gitCall({ () throws(GitError) in try repository.contains(tip, ancestor: result) }) {
-                try gitCall { () throws(GitError) in try repository.setReference(Self.syncedRef(remote), to: tip, message: "notes sync") }
-                return summary(commit: result, attempts: attempt)
-            }
-            continue
-
-            func summary(commit: ObjectID? = nil, attempts: Int = 1) -> SyncSummary {
-                SyncSummary(remote: remote, sent: sent, received: received, merged: merged, conflicted: conflicted,
-                            commit: commit?.hex ?? "", attempts: attempts, removedLocks: removedLocks)
+            switch try self.attempt(attempt, info, options: options, progress: progress) {
+            case let .done(kept, commit):
+                counts += kept
+                return SyncSummary(remote: remote, sent: counts.sent, received: counts.received, merged: counts.merged,
+                                   conflicted: counts.conflicted, commit: commit?.hex ?? "", attempts: commit == nil ? 1 : attempt,
+                                   removedLocks: removedLocks)
+            case .retryNotebookChanged:
+                notebookRetries += 1
+                guard notebookRetries < 3 else { throw SyncError.notebookKeptChanging(attempts: notebookRetries) }
+            case let .retryPushRace(kept):
+                counts += kept
             }
         }
-        throw .pushNotConfirmed(remote: remote, attempts: options.maximumAttempts)
+        throw SyncError.pushNotConfirmed(remote: remote, attempts: options.maximumAttempts)
+    }
+
+    /// What one attempt did to the notebook and the merge: what `SyncSummary` reports.
+    struct SyncCounts {
+        var sent = 0, received = 0, merged = 0, conflicted = 0
+
+        static func += (total: inout SyncCounts, more: SyncCounts) {
+            total.sent += more.sent
+            total.received += more.received
+            total.merged += more.merged
+            total.conflicted += more.conflicted
+        }
+    }
+
+    /// How an attempt ended. Its counts come with it only when its work stays: a notebook
+    /// that changed meanwhile undoes the attempt (nothing was imported or committed to the
+    /// branch), while a lost push race keeps the import and the local commit, which the next
+    /// attempt builds on.
+    enum AttemptOutcome {
+        /// The remote has our commit (nil: there was nothing to sync).
+        case done(SyncCounts, commit: ObjectID?)
+        /// The user wrote while we merged: merge again from the newer notebook.
+        case retryNotebookChanged
+        /// Another machine pushed first, or overwrote our push: fetch and merge again.
+        case retryPushRace(SyncCounts)
+    }
+
+    /// One pass: export, commit, fetch, merge, import, move the branch, push, verify.
+    func attempt(_ number: Int, _ info: RemoteInfo, options: SyncOptions,
+                 progress: ((SyncStep) -> Void)?) throws -> AttemptOutcome {
+        let step = { (step: SyncStep) throws in
+            progress?(step)
+            try self.interruption?(step)
+        }
+        var counts = SyncCounts()
+        try step(.export)
+        let (head, since) = try recoverCheckpoint()
+        let snapshot = try call { try notebook.snapshot(changedSince: since) }
+        var ours = try NotebookTree.read(repository, commit: head, cache: folders)
+        let unchanged = ours
+        counts.sent = try export(snapshot.records, into: &ours)
+        // An analysis written since the last sync changes the tree without changing a note.
+        let treeChanged = counts.sent > 0 || !NotebookTree.differingIDs(unchanged, ours).isEmpty
+
+        try step(.commit)
+        var local = head
+        if treeChanged || (head == nil && !snapshot.records.isEmpty) {
+            local = try repository.createCommit(tree: try ours.write(repository), parents: head.map { [$0] } ?? [],
+                                                message: "notes: \(counts.sent) changed on this machine")
+        }
+
+        try step(.fetch)
+        let theirs = try fetch(info, options: options)
+        try checkNotRewritten(remote: info.name, tip: theirs)
+
+        try step(.merge)
+        let outcome = try merge(local: local, ours: ours, theirs: theirs, remote: info.name)
+        counts.merged = outcome.merged
+        counts.conflicted = outcome.conflicted
+
+        try step(.import)
+        // The checkpoint, the refs and the push below name these objects: store them first,
+        // with the sealed commit an encrypted remote will be sent (one pack, one fsync).
+        let sending = try outcome.commit.flatMap { result in
+            result == theirs ? nil : try outgoing(result, to: info, replacing: theirs)
+        }
+        try storeObjects(info)
+        if let result = outcome.commit {
+            let records = try importRecords(from: ours, to: outcome.tree, allowDeletes: options.allowDeletes)
+            do {
+                _ = try notebook.apply(records, expected: snapshot.version, syncedCommit: result.hex)
+            } catch NotebookPortError.changedSinceSnapshot {
+                return .retryNotebookChanged
+            } catch let error as SyncError {
+                throw error
+            } catch {
+                throw SyncError.notebook(String(describing: error))
+            }
+            counts.received = records.count
+        }
+
+        try step(.refUpdate)
+        guard let result = outcome.commit else { return .done(counts, commit: nil) }
+        try repository.setReference(Self.branch, to: result, message: "notes sync")
+
+        try step(.push)
+        if let sending, try !push(sending, to: info, options: options) {
+            // Someone pushed first: after a short random pause, so that two machines do not
+            // keep colliding in step.
+            usleep(UInt32.random(in: 5_000...25_000) * UInt32(number))
+            return .retryPushRace(counts)
+        }
+        // A push to a path remote is not compare-and-swap in libgit2 1.5: another machine
+        // may have overwritten ours. Only a fetched tip that contains our commit counts.
+        try step(.verify)
+        let tip = try fetch(info, options: options)
+        try storeObjects(info)
+        guard let tip, try repository.contains(tip, ancestor: result) else { return .retryPushRace(counts) }
+        try repository.setReference(Self.syncedRef(info.name), to: tip, message: "notes sync")
+        return .done(counts, commit: result)
     }
 
     /// Every writer of the sync repository holds the sync lock (so that a sync may remove any
     /// git lock it finds there as a dead process's); a git config write is one.
-    func holdingSyncLock() throws(SyncError) -> SyncLock {
+    func holdingSyncLock() throws -> SyncLock {
         guard let lock = try SyncLock.tryAcquire(repositoryPath: repository.path) else {
-            throw .alreadyRunning(lockFile: repository.path + "/notes-sync.lock")
+            throw SyncError.alreadyRunning(lockFile: repository.path + "/notes-sync.lock")
         }
         return lock
     }
@@ -157,19 +185,19 @@ public final class SyncEngine {
     /// to a ref of their own and the branch is then moved under its lock, only if still at
     /// `expected`. Over ssh, git-receive-pack checks the old value itself; its per-ref status
     /// (not the return code) says whether it did.
-    func push(_ sending: Outgoing, to info: RemoteInfo, options: SyncOptions) throws(SyncError) -> Bool {
+    func push(_ sending: Outgoing, to info: RemoteInfo, options: SyncOptions) throws -> Bool {
         let remote = info.name
         let (source, commit, expected) = (sending.source, sending.commit, sending.expected)
         if source != Self.branch {
-            try gitCall { () throws(GitError) in try repository.setReference(source, to: commit, message: "notes sync: sealed") }
+            try repository.setReference(source, to: commit, message: "notes sync: sealed")
         }
         guard let path = Self.localPath(of: info.url) else {
             let status = try repository.push(remote: remote, refspec: "\(source):\(Self.branch)", credentials: options.credentials)
             guard let failure = status[Self.branch], let failure else { return true }
             if failure.contains("non-fast-forward") || failure.contains("fetch first") { return false }
             // The server's git holds (or a killed one left) a lock we cannot inspect from here.
-            if failure.contains("lock") { throw .remoteLocked(remote: remote, lock: failure, age: nil) }
-            throw .pushRejected(ref: Self.branch, status: failure)
+            if failure.contains("lock") { throw SyncError.remoteLocked(remote: remote, lock: failure, age: nil) }
+            throw SyncError.pushRejected(ref: Self.branch, status: failure)
         }
         // One incoming ref per machine, overwritten and never deleted: libgit2's local transport
         // lists the remote's refs one by one, and a ref deleted meanwhile fails that listing.
@@ -178,24 +206,21 @@ public final class SyncEngine {
         // itself moves only by the compare-and-swap below.
         let incoming = "refs/notes-sync/incoming/\(try machineID())"
         clearRemoteLocks(in: path, incoming: incoming)
-        try writingPastLocks(remote: remote) { () throws(SyncError) -> RemoteWrite in
+        try writingPastLocks(remote: remote) { () throws -> RemoteWrite in
             let status: [String: String?]
-            do throws(SyncError) {
+            do {
                 status = try repository.push(remote: remote, refspec: "+\(source):\(incoming)", credentials: options.credentials)
-            } catch {
-                guard case let .git(failure) = error, failure.isLocked else { throw error }
+            } catch let SyncError.git(failure) where failure.isLocked {
                 return .locked(GitLocks.lockPath(in: failure.message) ?? path + "/" + incoming + ".lock")
             }
             guard let failure = status[incoming], let failure else { return .done }
             if let lock = GitLocks.lockPath(in: failure) { return .locked(lock) }
-            throw .pushRejected(ref: incoming, status: failure)
+            throw SyncError.pushRejected(ref: incoming, status: failure)
         }
-        let remoteRepository = try gitCall { () throws(GitError) in try Repository.open(at: path) }
+        let remoteRepository = try Repository.open(at: path)
         var moved = false
-        try writingPastLocks(remote: remote) { () throws(SyncError) -> RemoteWrite in
-            switch try gitCall({ () throws(GitError) in
-                try remoteRepository.updateReference(Self.branch, to: commit, expecting: expected, message: "notes sync")
-            }) {
+        try writingPastLocks(remote: remote) { () throws -> RemoteWrite in
+            switch try remoteRepository.updateReference(Self.branch, to: commit, expecting: expected, message: "notes sync") {
             case .updated: return .done
             case .moved: moved = true; return .done
             case let .locked(lock): return .locked(lock)
@@ -209,7 +234,7 @@ public final class SyncEngine {
     /// remote would show nothing: when HEAD names a branch that does not exist and `main` is
     /// the remote's only branch, HEAD is pointed at it. Other layouts are left as they are.
     func pointHeadAtBranch(_ remote: Repository) {
-        guard let head = FileSystem.read(remote.path + "/HEAD"),
+        guard let head = try? FileSystem.read(remote.path + "/HEAD"),
               let target = String(decoding: head, as: UTF8.self).trimmingWhitespace().split(separator: " ").last.map(String.init),
               target != Self.branch, (try? remote.reference(target)) == .some(nil),
               let names = try? remote.referenceNames(), names.filter({ $0.hasPrefix("refs/heads/") }) == [Self.branch] else { return }
@@ -221,16 +246,16 @@ public final class SyncEngine {
     /// Runs a write to a path remote until no lock stops it. A lock older than
     /// `GitLocks.staleAge` was left by an interrupted sync and is removed; a fresh one is
     /// waited for, briefly, then reported as what it is: another machine syncing right now.
-    func writingPastLocks(remote: String, _ write: () throws(SyncError) -> RemoteWrite) throws(SyncError) {
+    func writingPastLocks(remote: String, _ write: () throws -> RemoteWrite) throws {
         let deadline = ContinuousClock.now + GitLocks.patience
         while case let .locked(path) = try write() {
             let lock = GitLocks.file(at: path)
             if let lock, lock.age >= GitLocks.staleAge {
-                guard unlink(path) == 0 else { throw .remoteLocked(remote: remote, lock: path, age: lock.age) }
+                guard unlink(path) == 0 else { throw SyncError.remoteLocked(remote: remote, lock: path, age: lock.age) }
                 removedLocks.append(lock)
                 continue
             }
-            guard ContinuousClock.now < deadline else { throw .remoteLocked(remote: remote, lock: path, age: lock?.age) }
+            guard ContinuousClock.now < deadline else { throw SyncError.remoteLocked(remote: remote, lock: path, age: lock?.age) }
             usleep(50_000)
         }
     }
@@ -250,14 +275,15 @@ public final class SyncEngine {
     }
 
     /// A random name for this sync repository, made once and kept in `notes-machine-id`.
-    func machineID() throws(SyncError) -> String {
+    func machineID() throws -> String {
         let path = repository.path + "/notes-machine-id"
-        if let bytes = FileSystem.read(path), bytes.count == 16 { return String(decoding: bytes, as: UTF8.self) }
+        if let bytes = try? FileSystem.read(path), bytes.count == 16 { return String(decoding: bytes, as: UTF8.self) }
         var generator = SystemRandomNumberGenerator()
         let id = String(String(generator.next() as UInt64, radix: 16).suffix(16))
         let padded = String(repeating: "0", count: 16 - id.count) + id
-        guard FileSystem.write(Array(padded.utf8), to: path) else {
-            throw .git(GitError(function: "write(\(path))", code: errno, errorClass: 0, message: String(cString: strerror(errno))))
+        do { try FileSystem.writeAtomically(Array(padded.utf8), to: path, durable: true) } catch {
+            let failure = error as? FileSystemError
+            throw SyncError.git(GitError(function: "write(\(path))", code: failure?.code ?? 0, errorClass: 0, message: failure?.reason ?? "\(error)"))
         }
         return padded
     }
@@ -273,57 +299,55 @@ public final class SyncEngine {
     /// Where the local branch should be, and which notebook writes are not in it yet. After a
     /// crash between the import and the ref update, the notebook's checkpoint is ahead of the
     /// branch: move the branch to it. When the two disagree otherwise, compare every note.
-    func recoverCheckpoint() throws(SyncError) -> (head: ObjectID?, since: NotebookVersion?) {
-        let head = try gitCall { () throws(GitError) in try repository.reference(Self.branch) }
-        guard let checkpoint = try call({ () throws in try notebook.checkpoint() }),
+    func recoverCheckpoint() throws -> (head: ObjectID?, since: NotebookVersion?) {
+        let head = try repository.reference(Self.branch)
+        guard let checkpoint = try call({ try notebook.checkpoint() }),
               let recorded = ObjectID(hex: checkpoint.commit),
               (try? repository.commit(recorded)) != nil else { return (head, nil) }
         if recorded == head { return (head, checkpoint.version) }
-        let ahead = try head.map { head throws(SyncError) in
-            try gitCall { () throws(GitError) in try repository.contains(recorded, ancestor: head) }
+        let ahead = try head.map { head throws in
+            try repository.contains(recorded, ancestor: head)
         } ?? true
         if ahead {
-            try gitCall { () throws(GitError) in try repository.setReference(Self.branch, to: recorded, message: "notes sync: recover") }
+            try repository.setReference(Self.branch, to: recorded, message: "notes sync: recover")
             return (recorded, checkpoint.version)
         }
         return (head, nil)
     }
 
     /// Writes the records' files into `tree`; returns how many notes changed.
-    func export(_ records: [NoteRecord], into tree: inout NotebookTree) throws(SyncError) -> Int {
-        try gitCall { () throws(GitError) in
-            var changed = 0
-            for record in records {
-                let id = record.id
-                switch record.state {
-                case let .live(note):
-                    let blob = try repository.writeBlob(RepositoryFormat.noteFile(note))
-                    let noteChanged = tree[.notes, id] != blob
-                    if noteChanged || tree[.deleted, id] != nil { changed += 1 }
-                    tree[.notes, id] = blob
-                    tree[.deleted, id] = nil
-                    if let analysis = record.analysis, analysis.contentHash == note.contentHash {
-                        tree[.analysis, id] = try repository.writeBlob(RepositoryFormat.analysisFile(analysis))
-                    } else if noteChanged {
-                        tree[.analysis, id] = nil
-                    }
-                case let .deleted(time):
-                    if tree[.notes, id] != nil || tree[.deleted, id] == nil { changed += 1 }
-                    tree[.notes, id] = nil
+    func export(_ records: [NoteRecord], into tree: inout NotebookTree) throws -> Int {
+        var changed = 0
+        for record in records {
+            let id = record.id
+            switch record.state {
+            case let .live(note):
+                let blob = try repository.writeBlob(RepositoryFormat.noteFile(note))
+                let noteChanged = tree[.notes, id] != blob
+                if noteChanged || tree[.deleted, id] != nil { changed += 1 }
+                tree[.notes, id] = blob
+                tree[.deleted, id] = nil
+                if let analysis = record.analysis, analysis.contentHash == note.contentHash {
+                    tree[.analysis, id] = try repository.writeBlob(RepositoryFormat.analysisFile(analysis))
+                } else if noteChanged {
                     tree[.analysis, id] = nil
-                    if tree[.deleted, id] == nil {
-                        tree[.deleted, id] = try repository.writeBlob(RepositoryFormat.tombstoneFile(time))
-                    }
+                }
+            case let .deleted(time):
+                if tree[.notes, id] != nil || tree[.deleted, id] == nil { changed += 1 }
+                tree[.notes, id] = nil
+                tree[.analysis, id] = nil
+                if tree[.deleted, id] == nil {
+                    tree[.deleted, id] = try repository.writeBlob(RepositoryFormat.tombstoneFile(time))
                 }
             }
-            return changed
         }
+        return changed
     }
 
-    func checkNotRewritten(remote: String, tip: ObjectID?) throws(SyncError) {
-        guard let synced = try gitCall({ () throws(GitError) in try repository.reference(Self.syncedRef(remote)) }) else { return }
-        guard let tip, try gitCall({ () throws(GitError) in try repository.contains(tip, ancestor: synced) }) else {
-            throw .remoteRewritten(remote: remote, lastSynced: synced.hex, now: tip?.hex)
+    func checkNotRewritten(remote: String, tip: ObjectID?) throws {
+        guard let synced = try repository.reference(Self.syncedRef(remote)) else { return }
+        guard let tip, try repository.contains(tip, ancestor: synced) else {
+            throw SyncError.remoteRewritten(remote: remote, lastSynced: synced.hex, now: tip?.hex)
         }
     }
 
@@ -334,32 +358,30 @@ public final class SyncEngine {
         var conflicted = 0
     }
 
-    func merge(local: ObjectID?, ours: NotebookTree, theirs: ObjectID?, remote: String) throws(SyncError) -> MergeOutcome {
+    func merge(local: ObjectID?, ours: NotebookTree, theirs: ObjectID?, remote: String) throws -> MergeOutcome {
         guard let theirs else { return MergeOutcome(commit: local, tree: ours) }
         let theirTree = try NotebookTree.read(repository, commit: theirs, cache: folders)
         if let found = theirTree.formatVersion, found > RepositoryFormat.version {
-            throw .newerFormat(found: found, supported: RepositoryFormat.version)
+            throw SyncError.newerFormat(found: found, supported: RepositoryFormat.version)
         }
         guard let local else { return MergeOutcome(commit: theirs, tree: theirTree) }
-        if try gitCall({ () throws(GitError) in try repository.contains(local, ancestor: theirs) }) {
+        if try repository.contains(local, ancestor: theirs) {
             return MergeOutcome(commit: local, tree: ours)
         }
-        if try gitCall({ () throws(GitError) in try repository.contains(theirs, ancestor: local) }) {
+        if try repository.contains(theirs, ancestor: local) {
             return MergeOutcome(commit: theirs, tree: theirTree)
         }
-        let base = try gitCall { () throws(GitError) in try repository.mergeBase(local, theirs) }
+        let base = try repository.mergeBase(local, theirs)
         var outcome = try TreeMerger(repository: repository).merge(
             base: try NotebookTree.read(repository, commit: base, cache: folders), ours: ours, theirs: theirTree)
-        outcome.commit = try gitCall { () throws(GitError) in
-            try repository.createCommit(tree: try outcome.tree.write(repository), parents: [local, theirs],
-                                        message: "notes: merge \(remote) (\(outcome.merged) merged, \(outcome.conflicted) flagged)")
-        }
+        outcome.commit = try repository.createCommit(tree: try outcome.tree.write(repository), parents: [local, theirs],
+                                                     message: "notes: merge \(remote) (\(outcome.merged) merged, \(outcome.conflicted) flagged)")
         return outcome
     }
 
     /// The records that turn the notebook (which `ours` reflects) into `result`. A note that
     /// `result` lacks entirely is left alone: only a tombstone deletes.
-    func importRecords(from ours: NotebookTree, to result: NotebookTree, allowDeletes: Bool) throws(SyncError) -> [NoteRecord] {
+    func importRecords(from ours: NotebookTree, to result: NotebookTree, allowDeletes: Bool) throws -> [NoteRecord] {
         var records: [NoteRecord] = []
         var deletions = 0
         for id in NotebookTree.differingIDs(ours, result, in: [.notes, .deleted, .analysis]).sorted() {
@@ -374,15 +396,15 @@ public final class SyncEngine {
         }
         let total = ours.liveNoteCount
         if !allowDeletes, deletions >= Self.deletionsAlwaysAllowed, deletions > Self.deletionLimit || deletions * 4 > total {
-            throw .tooManyDeletions(count: deletions, of: total)
+            throw SyncError.tooManyDeletions(count: deletions, of: total)
         }
         return records
     }
 
     /// Runs a notebook call; its errors pass through as `SyncError.notebook`.
-    func call<T>(_ body: () throws -> T) throws(SyncError) -> T {
+    func call<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as SyncError { throw error } catch {
-            throw .notebook(String(describing: error))
+            throw SyncError.notebook(String(describing: error))
         }
     }
 }

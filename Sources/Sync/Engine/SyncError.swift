@@ -22,7 +22,6 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
     case hostKeyChanged(host: String, fingerprint: String, knownHosts: String)
     case hostKeyUnverifiable(host: String)
     case noSuchConflict(String)
-    case interrupted(SyncStep)
     /// The notebook (its storage) failed; nothing was imported.
     case notebook(String)
     /// libsodium is missing (or failed): encrypted remotes cannot be used.
@@ -92,7 +91,6 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
             """
         case let .hostKeyUnverifiable(host): "the ssh server \(host) did not give a host key that can be checked"
         case let .noSuchConflict(id): "note \(id) has no conflict to resolve"
-        case let .interrupted(step): "sync interrupted at \(step)"
         case let .notebook(message): "the notebook failed: \(message)"
         case let .encryptionUnavailable(reason):
             "encrypted remotes need libsodium (Debian: apt-get install libsodium23): \(reason)"

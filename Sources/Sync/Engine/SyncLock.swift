@@ -1,4 +1,5 @@
 // At most one sync per repository at a time, across processes: an flock on a file in the repo.
+import Notes
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,11 +23,12 @@ public final class SyncLock {
     /// `patience`. The short wait is not for a running sync (the daemon skips a round rather
     /// than block the CLI) but for a lock just released: a child process forked at that moment
     /// shares the lock's open file until it execs, and flock belongs to the open file.
-    public static func tryAcquire(repositoryPath: String, patience: Duration = .milliseconds(250)) throws(SyncError) -> SyncLock? {
+    static func tryAcquire(repositoryPath: String, patience: Duration = .milliseconds(250)) throws -> SyncLock? {
         let path = repositoryPath + "/notes-sync.lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw .git(GitError(function: "open(\(path))", code: errno, errorClass: 0, message: String(cString: strerror(errno))))
+            let code = errno
+            throw SyncError.git(GitError(function: "open(\(path))", code: code, errorClass: 0, message: FileSystem.message(errno: code)))
         }
         // flock locks belong to the open file description: two opens in one process exclude
         // each other too, so two engines in one process are serialised as well.

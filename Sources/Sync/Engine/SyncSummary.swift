@@ -13,9 +13,9 @@ public struct SyncSummary: Hashable, Sendable {
     /// The commit both sides now have.
     public var commit: String
     /// Pushes it took (more than one when another machine pushed meanwhile).
-    public var attempts: Int
+    var attempts: Int
     /// Locks that interrupted syncs had left (here or in the remote) and this sync removed.
-    public var removedLocks: [GitLockFile]
+    var removedLocks: [GitLockFile]
 
     public init(remote: String, sent: Int, received: Int, merged: Int, conflicted: Int, commit: String, attempts: Int,
                 removedLocks: [GitLockFile] = []) {
@@ -50,7 +50,7 @@ public struct SyncOptions: Sendable {
     /// Lets a sync delete more than `SyncEngine.deletionLimit` notes.
     public var allowDeletes: Bool
     /// Rounds of fetch, merge, import and push before giving up when the remote keeps moving.
-    public var maximumAttempts: Int
+    var maximumAttempts: Int
     /// For ssh remotes.
     public var credentials: RemoteCredentials?
     /// Asked for an encrypted remote's passphrase when this machine has no key cached for it

@@ -37,35 +37,33 @@ struct NotebookTree {
 
     var liveNoteCount: Int { files[.notes]?.count ?? 0 }
 
-    static func read(_ repository: Repository, commit: ObjectID?, cache: FolderCache? = nil) throws(SyncError) -> NotebookTree {
+    static func read(_ repository: Repository, commit: ObjectID?, cache: FolderCache? = nil) throws -> NotebookTree {
         guard let commit else { return NotebookTree() }
-        return try gitCall { () throws(GitError) in
-            var tree = NotebookTree()
-            let root = try repository.treeEntries(try repository.commit(commit).tree)
-            for (name, entry) in root {
-                if name == RepositoryFormat.markerName, !entry.isTree {
-                    tree.formatVersion = RepositoryFormat.version(ofMarker: try repository.blob(entry.id))
-                } else if let folder = RepositoryFormat.Folder(rawValue: name), entry.isTree {
-                    let parsed: FolderCache.Folder
-                    if let cached = cache?.folders[entry.id] {
-                        parsed = cached
-                    } else {
-                        parsed = try readFolder(folder, entry.id, repository)
-                        cache?.remember(entry.id, parsed)
-                    }
-                    tree.files[folder] = parsed.byID
-                    if !parsed.others.isEmpty { tree.otherFolderEntries[folder] = parsed.others }
-                    tree.sources[folder] = entry.id
+        var tree = NotebookTree()
+        let root = try repository.treeEntries(try repository.commit(commit).tree)
+        for (name, entry) in root {
+            if name == RepositoryFormat.markerName, !entry.isTree {
+                tree.formatVersion = RepositoryFormat.version(ofMarker: try repository.blob(entry.id))
+            } else if let folder = RepositoryFormat.Folder(rawValue: name), entry.isTree {
+                let parsed: FolderCache.Folder
+                if let cached = cache?.folders[entry.id] {
+                    parsed = cached
                 } else {
-                    tree.otherRootEntries[name] = entry
+                    parsed = try readFolder(folder, entry.id, repository)
+                    cache?.remember(entry.id, parsed)
                 }
+                tree.files[folder] = parsed.byID
+                if !parsed.others.isEmpty { tree.otherFolderEntries[folder] = parsed.others }
+                tree.sources[folder] = entry.id
+            } else {
+                tree.otherRootEntries[name] = entry
             }
-            return tree
         }
+        return tree
     }
 
     private static func readFolder(_ folder: RepositoryFormat.Folder, _ id: ObjectID,
-                                   _ repository: Repository) throws(GitError) -> FolderCache.Folder {
+                                   _ repository: Repository) throws -> FolderCache.Folder {
         var parsed = FolderCache.Folder()
         for (fileName, file) in try repository.treeEntries(id) {
             if !file.isTree, let noteID = folder.id(fromFileName: fileName) {
@@ -78,7 +76,7 @@ struct NotebookTree {
     }
 
     /// Writes the folders and the root tree, with the format marker of this version.
-    func write(_ repository: Repository) throws(GitError) -> ObjectID {
+    func write(_ repository: Repository) throws -> ObjectID {
         var root = otherRootEntries
         root[RepositoryFormat.markerName] = TreeEntry(id: try repository.writeBlob(RepositoryFormat.marker), isTree: false)
         for folder in RepositoryFormat.Folder.allCases {
@@ -103,27 +101,22 @@ struct NotebookTree {
     }
 
     /// The note a tree holds under `id`: a note file wins over a tombstone (edit beats delete).
-    func state(of id: NoteID, in repository: Repository) throws(SyncError) -> NoteState {
+    func state(of id: NoteID, in repository: Repository) throws -> NoteState {
         if let blob = self[.notes, id] {
-            return .live(try RepositoryFormat.note(fromFile: try gitCall { () throws(GitError) in try repository.blob(blob) }, id: id))
+            return .live(try RepositoryFormat.note(fromFile: try repository.blob(blob), id: id))
         }
         if let blob = self[.deleted, id] {
-            return .deleted(at: RepositoryFormat.tombstone(fromFile: try gitCall { () throws(GitError) in try repository.blob(blob) }))
+            return .deleted(at: RepositoryFormat.tombstone(fromFile: try repository.blob(blob)))
         }
         return .absent
     }
 
     /// The analysis file's content when it describes `note`'s current content.
-    func analysis(of note: Note, in repository: Repository) throws(SyncError) -> Analysis? {
+    func analysis(of note: Note, in repository: Repository) throws -> Analysis? {
         guard let blob = self[.analysis, note.id] else { return nil }
-        let analysis = RepositoryFormat.analysis(fromFile: try gitCall { () throws(GitError) in try repository.blob(blob) })
+        let analysis = RepositoryFormat.analysis(fromFile: try repository.blob(blob))
         return analysis?.contentHash == note.contentHash ? analysis : nil
     }
-}
-
-/// Runs a libgit2 wrapper call, wrapping its GitError as a SyncError.
-func gitCall<T>(_ body: () throws(GitError) -> T) throws(SyncError) -> T {
-    do { return try body() } catch { throw .git(error) }
 }
 
 /// Folders already read, by tree id (trees never change): a sync reads the same 10,000-entry

@@ -44,15 +44,13 @@ public enum RepositoryFormat {
 
     static func noteFile(_ note: Note) -> [UInt8] { Array(NoteDocument.render(note).utf8) }
 
-    static func note(fromFile bytes: [UInt8], id: NoteID) throws(SyncError) -> Note {
+    static func note(fromFile bytes: [UInt8], id: NoteID) throws -> Note {
         let text = String(decoding: bytes, as: UTF8.self)
         let parsed: NoteDocument.Parsed
         do { parsed = try NoteDocument.parse(text) } catch {
-            throw .unreadableFile(path: "notes/" + Folder.notes.fileName(id), reason: error.description)
+            throw SyncError.unreadableFile(path: "notes/" + Folder.notes.fileName(id), reason: error.description)
         }
-        let updated = parsed.updated ?? parsed.created ?? Timestamp(milliseconds: 0)
-        return Note(id: id, title: parsed.title ?? NoteText.title(from: parsed.body), body: parsed.body,
-                    tags: parsed.tags ?? [], created: parsed.created ?? updated, updated: updated)
+        return NoteRules.note(synced: parsed, id: id)
     }
 
     // MARK: Tombstones

@@ -7,13 +7,13 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     /// The return code (`git_error_code`): GIT_ENOTFOUND is -3, GIT_ENONFASTFORWARD -11, ...
     public let code: Int32
     /// `git_error_t`: the subsystem (GIT_ERROR_NET, GIT_ERROR_SSH, ...), 0 when none.
-    public let errorClass: Int32
+    let errorClass: Int32
     public let message: String
 
     public var description: String { "\(function) failed (\(code)): \(message)" }
 
     /// Another writer holds (or a dead one left) a lock file that this call needed.
-    public var isLocked: Bool { code == GIT_ELOCKED.rawValue }
+    var isLocked: Bool { code == GIT_ELOCKED.rawValue }
 
     /// Reads the calling thread's last error: "The error message is thread-local. The
     /// git_error_last call must happen on the same thread as the error in order to get the
@@ -27,8 +27,9 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Throws a GitError for a negative libgit2 return code.
+/// Throws `SyncError.git` for a negative libgit2 return code: the wrapper speaks the module's
+/// one error type, so that its callers need no conversion.
 @inline(__always)
-func check(_ api: notes_git_api, _ function: String, _ rc: Int32) throws(GitError) {
-    if rc < 0 { throw GitError.last(api, function, rc) }
+func check(_ api: notes_git_api, _ function: String, _ rc: Int32) throws {
+    if rc < 0 { throw SyncError.git(GitError.last(api, function, rc)) }
 }

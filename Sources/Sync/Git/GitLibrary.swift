@@ -14,8 +14,8 @@ public enum GitLibrary {
     /// The table after `git_libgit2_init` has run, once per process, with fsync of the git
     /// directory turned on. libgit2 is never shut down: "git_libgit2_shutdown ... should be
     /// called once for each call to git_libgit2_init", and the process outlives every handle.
-    static func initialized() throws(GitError) -> notes_git_api {
-        try shared.get()
+    static func initialized() throws -> notes_git_api {
+        try shared.mapError(SyncError.git).get()
     }
 
     // The table is written once, before the first read, and never changed: safe to share.

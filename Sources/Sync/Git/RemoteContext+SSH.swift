@@ -1,5 +1,6 @@
 // ssh remotes: bounded credential attempts (agent or key file) and the host key checked
 // against known_hosts by us, so an unknown or changed key stops with a message saying how to trust it.
+import Notes
 import CGit2
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +48,7 @@ extension RemoteContext {
         let offered = Base64.encode(UnsafeRawBufferPointer(start: raw, count: key.hostkey_len))
         let names = [host] + (port.map { ["[\(host)]:\($0)"] } ?? [])
         let knownHosts = credentials?.knownHosts ?? ""
-        let entries = KnownHosts.entries(in: FileSystem.read(knownHosts) ?? [], for: names)
+        let entries = KnownHosts.entries(in: (try? FileSystem.read(knownHosts)) ?? [], for: names)
         if entries.contains(offered) { return 0 }
         let fingerprint = "SHA256:" + Base64.encode(SHA256Hash(key.hash_sha256).bytes, padded: false)
         failure = entries.isEmpty

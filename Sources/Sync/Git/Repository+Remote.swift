@@ -1,4 +1,5 @@
 // Remotes: the configured list, fetch, and push with each ref's status read back.
+import Notes
 import CGit2
 
 public struct RemoteInfo: Hashable, Sendable {
@@ -23,7 +24,7 @@ public struct RemoteCredentials: Sendable {
     /// The known_hosts file that the server's host key must be in.
     public var knownHosts: String
     /// Credential attempts before giving up (libgit2 asks again after every refusal).
-    public var maximumAttempts: Int
+    var maximumAttempts: Int
 
     public init(privateKey: String? = nil, publicKey: String? = nil, passphrase: String? = nil,
                 knownHosts: String, maximumAttempts: Int = 3) {
@@ -40,13 +41,13 @@ extension RemoteCredentials {
     /// usual key files that exists.
     public static func standard(home: String) -> RemoteCredentials {
         let keys = ["id_ed25519", "id_ecdsa", "id_rsa"].map { home + "/.ssh/" + $0 }
-        let key = keys.first { FileSystem.read($0) != nil }
+        let key = keys.first { (try? FileSystem.read($0)) != nil }
         return RemoteCredentials(privateKey: key, publicKey: key.map { $0 + ".pub" }, knownHosts: home + "/.ssh/known_hosts")
     }
 }
 
 extension Repository {
-    public func remotes() throws(GitError) -> [RemoteInfo] {
+    package func remotes() throws -> [RemoteInfo] {
         var names = git_strarray()
         try check(api, "git_remote_list", api.git_remote_list(&names, handle))
         defer { api.git_strarray_dispose(&names) }
@@ -67,7 +68,7 @@ extension Repository {
     }
 
     /// `fetchRefspec` nil: git's usual `+refs/heads/*:refs/remotes/<name>/*`.
-    public func addRemote(name: String, url: String, fetchRefspec: String? = nil) throws(GitError) {
+    package func addRemote(name: String, url: String, fetchRefspec: String? = nil) throws {
         var remote: OpaquePointer?
         if let fetchRefspec {
             try check(api, "git_remote_create_with_fetchspec", api.git_remote_create_with_fetchspec(&remote, handle, name, url, fetchRefspec))
@@ -77,36 +78,32 @@ extension Repository {
         api.git_remote_free(remote)
     }
 
-    public func removeRemote(name: String) throws(GitError) {
+    package func removeRemote(name: String) throws {
         try check(api, "git_remote_delete", api.git_remote_delete(handle, name))
     }
 
     /// Fetches the remote's branches into refs/remotes/<name>/*.
-    func fetch(remote name: String, credentials: RemoteCredentials?) throws(SyncError) {
+    func fetch(remote name: String, credentials: RemoteCredentials?) throws {
         var remote: OpaquePointer?
-        do { try check(api, "git_remote_lookup", api.git_remote_lookup(&remote, handle, name)) } catch { throw .git(error) }
+        try check(api, "git_remote_lookup", api.git_remote_lookup(&remote, handle, name))
         defer { api.git_remote_free(remote) }
         var options = git_fetch_options()
-        do {
-            try check(api, "git_fetch_options_init", api.git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION)))
-        } catch { throw .git(error) }
+        try check(api, "git_fetch_options_init", api.git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION)))
         options.prune = GIT_FETCH_PRUNE
         let context = RemoteContext(api: api, url: api.git_remote_url(remote).map { String(cString: $0) } ?? "", credentials: credentials)
         context.install(on: &options.callbacks)
         let rc = withExtendedLifetime(context) { api.git_remote_fetch(remote, nil, &options, "notes sync: fetch") }
-        if rc < 0 { throw context.failure ?? .git(GitError.last(api, "git_remote_fetch", rc)) }
+        if rc < 0 { throw context.failure ?? SyncError.git(GitError.last(api, "git_remote_fetch", rc)) }
     }
 
     /// Pushes `refspec` and returns each ref's status from the server (nil: accepted). "a push
     /// rejected by the server may still return 0": the status is what counts.
-    func push(remote name: String, refspec: String, credentials: RemoteCredentials?) throws(SyncError) -> [String: String?] {
+    func push(remote name: String, refspec: String, credentials: RemoteCredentials?) throws -> [String: String?] {
         var remote: OpaquePointer?
-        do { try check(api, "git_remote_lookup", api.git_remote_lookup(&remote, handle, name)) } catch { throw .git(error) }
+        try check(api, "git_remote_lookup", api.git_remote_lookup(&remote, handle, name))
         defer { api.git_remote_free(remote) }
         var options = git_push_options()
-        do {
-            try check(api, "git_push_options_init", api.git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION)))
-        } catch { throw .git(error) }
+        try check(api, "git_push_options_init", api.git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION)))
         let context = RemoteContext(api: api, url: api.git_remote_url(remote).map { String(cString: $0) } ?? "", credentials: credentials)
         context.install(on: &options.callbacks)
         options.callbacks.push_update_reference = { refname, status, payload in
@@ -121,7 +118,7 @@ extension Repository {
                 return withExtendedLifetime(context) { api.git_remote_push(remote, &array, &options) }
             }
         }
-        if rc < 0 { throw context.failure ?? .git(GitError.last(api, "git_remote_push", rc)) }
+        if rc < 0 { throw context.failure ?? SyncError.git(GitError.last(api, "git_remote_push", rc)) }
         return context.pushStatus
     }
 }

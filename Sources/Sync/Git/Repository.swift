@@ -7,7 +7,7 @@ package final class Repository {
     let api: notes_git_api
     let handle: OpaquePointer
     /// The git directory (a bare repository: there is no work tree to check out).
-    public let path: String
+    package let path: String
     /// New objects collect here until `writeObjects()` stores them as one pack: one file and
     /// one fsync instead of one per object (10,000 loose objects with fsync take over a minute).
     private let pending: UnsafeMutablePointer<git_odb_backend>
@@ -15,7 +15,7 @@ package final class Repository {
     /// Objects written since the last `writeObjects()` (some may exist on disk already).
     private var created: Set<ObjectID> = []
 
-    private init(api: notes_git_api, handle: OpaquePointer, path: String) throws(GitError) {
+    private init(api: notes_git_api, handle: OpaquePointer, path: String) throws {
         var odb: OpaquePointer?
         try check(api, "git_repository_odb", api.git_repository_odb(&odb, handle))
         var backend: UnsafeMutablePointer<git_odb_backend>?
@@ -46,7 +46,7 @@ package final class Repository {
     /// before anything outside this process (the notebook's checkpoint, a ref, a push) names
     /// one of them. (git_mempack_dump is not used: it packs every object reachable from the
     /// new commits, the whole notebook each time.)
-    public func writeObjects() throws(GitError) {
+    func writeObjects() throws {
         guard !created.isEmpty else { return }
         var builder: OpaquePointer?
         try check(api, "git_packbuilder_new", api.git_packbuilder_new(&builder, handle))
@@ -64,7 +64,7 @@ package final class Repository {
     }
 
     /// Opens the bare repository at `path`, creating it (HEAD on `main`) when there is none.
-    public static func openOrCreate(at path: String) throws(GitError) -> Repository {
+    static func openOrCreate(at path: String) throws -> Repository {
         let api = try GitLibrary.initialized()
         var handle: OpaquePointer?
         var rc = api.git_repository_open(&handle, path)
@@ -85,7 +85,7 @@ package final class Repository {
     }
 
     /// Opens an existing repository (bare or not); never creates one.
-    public static func open(at path: String) throws(GitError) -> Repository {
+    package static func open(at path: String) throws -> Repository {
         let api = try GitLibrary.initialized()
         var handle: OpaquePointer?
         try check(api, "git_repository_open", api.git_repository_open(&handle, path))
@@ -94,7 +94,7 @@ package final class Repository {
 
     // MARK: Objects
 
-    public func writeBlob(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
+    func writeBlob(_ bytes: [UInt8]) throws -> ObjectID {
         var oid = git_oid()
         let rc = bytes.withUnsafeBytes { api.git_blob_create_from_buffer(&oid, handle, $0.baseAddress, $0.count) }
         try check(api, "git_blob_create_from_buffer", rc)
@@ -107,14 +107,14 @@ package final class Repository {
     }
 
     /// The id `bytes` would have as a blob, without writing anything.
-    public func blobID(of bytes: [UInt8]) throws(GitError) -> ObjectID {
+    func blobID(of bytes: [UInt8]) throws -> ObjectID {
         var oid = git_oid()
         let rc = bytes.withUnsafeBytes { api.git_odb_hash(&oid, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) }
         try check(api, "git_odb_hash", rc)
         return ObjectID(oid)
     }
 
-    public func blob(_ id: ObjectID) throws(GitError) -> [UInt8] {
+    package func blob(_ id: ObjectID) throws -> [UInt8] {
         var oid = id.oid
         var blob: OpaquePointer?
         try check(api, "git_blob_lookup", api.git_blob_lookup(&blob, handle, &oid))
@@ -125,7 +125,7 @@ package final class Repository {
     }
 
     /// A tree's entries by name: blobs and subtrees alike.
-    public func treeEntries(_ id: ObjectID) throws(GitError) -> [String: TreeEntry] {
+    func treeEntries(_ id: ObjectID) throws -> [String: TreeEntry] {
         var oid = id.oid
         var tree: OpaquePointer?
         try check(api, "git_tree_lookup", api.git_tree_lookup(&tree, handle, &oid))
@@ -146,7 +146,7 @@ package final class Repository {
     /// The entries that differ between two trees (nil on the side that lacks one), found by
     /// walking both sorted entry lists in step: only the differing names become Swift values,
     /// so two 10,000-entry folders that differ in 10 files cost 10 strings, not 20,000.
-    public func treeDifferences(_ old: ObjectID, _ new: ObjectID) throws(GitError) -> [(name: String, old: TreeEntry?, new: TreeEntry?)] {
+    func treeDifferences(_ old: ObjectID, _ new: ObjectID) throws -> [(name: String, old: TreeEntry?, new: TreeEntry?)] {
         guard old != new else { return [] }
         var oldOID = old.oid, newOID = new.oid
         var oldTree: OpaquePointer?, newTree: OpaquePointer?
@@ -204,7 +204,7 @@ package final class Repository {
         }
     }
 
-    public func treeEntryCount(_ id: ObjectID) throws(GitError) -> Int {
+    func treeEntryCount(_ id: ObjectID) throws -> Int {
         var oid = id.oid
         var tree: OpaquePointer?
         try check(api, "git_tree_lookup", api.git_tree_lookup(&tree, handle, &oid))
@@ -213,7 +213,7 @@ package final class Repository {
     }
 
     /// One entry of a tree by name, or nil.
-    public func treeEntry(_ tree: ObjectID, named name: String) throws(GitError) -> TreeEntry? {
+    func treeEntry(_ tree: ObjectID, named name: String) throws -> TreeEntry? {
         var oid = tree.oid
         var object: OpaquePointer?
         try check(api, "git_tree_lookup", api.git_tree_lookup(&object, handle, &oid))
@@ -224,7 +224,7 @@ package final class Repository {
     }
 
     /// Writes a tree from entries by name (blobs as regular files, subtrees as directories).
-    public func writeTree(_ entries: [String: TreeEntry]) throws(GitError) -> ObjectID {
+    func writeTree(_ entries: [String: TreeEntry]) throws -> ObjectID {
         var builder: OpaquePointer?
         try check(api, "git_treebuilder_new", api.git_treebuilder_new(&builder, handle, nil))
         defer { api.git_treebuilder_free(builder) }
@@ -240,7 +240,7 @@ package final class Repository {
 
     /// Writes `source` with some entries replaced (nil removes one). libgit2 copies the
     /// unchanged entries itself, so a 10,000-note folder costs little when 100 notes change.
-    public func writeTree(updating source: ObjectID, with changes: [String: TreeEntry?]) throws(GitError) -> ObjectID {
+    func writeTree(updating source: ObjectID, with changes: [String: TreeEntry?]) throws -> ObjectID {
         var sourceOID = source.oid
         var tree: OpaquePointer?
         try check(api, "git_tree_lookup", api.git_tree_lookup(&tree, handle, &sourceOID))
@@ -262,7 +262,7 @@ package final class Repository {
         return recordCreated(ObjectID(out))
     }
 
-    public func commit(_ id: ObjectID) throws(GitError) -> CommitInfo {
+    package func commit(_ id: ObjectID) throws -> CommitInfo {
         var oid = id.oid
         var commit: OpaquePointer?
         try check(api, "git_commit_lookup", api.git_commit_lookup(&commit, handle, &oid))
@@ -280,8 +280,8 @@ package final class Repository {
 
     /// Writes a commit object without moving any ref; `time` (seconds and minutes east of UTC)
     /// is now when nil. Author and committer are both "notes <notes@localhost>".
-    public func createCommit(tree: ObjectID, parents: [ObjectID], message: String,
-                             time: (seconds: Int64, offset: Int32)? = nil) throws(GitError) -> ObjectID {
+    func createCommit(tree: ObjectID, parents: [ObjectID], message: String,
+                             time: (seconds: Int64, offset: Int32)? = nil) throws -> ObjectID {
         var treeOID = tree.oid
         var treeObject: OpaquePointer?
         try check(api, "git_tree_lookup", api.git_tree_lookup(&treeObject, handle, &treeOID))
@@ -313,7 +313,7 @@ package final class Repository {
     // MARK: Refs and history
 
     /// The commit a ref points to, or nil when the ref does not exist.
-    public func reference(_ name: String) throws(GitError) -> ObjectID? {
+    package func reference(_ name: String) throws -> ObjectID? {
         var oid = git_oid()
         let rc = api.git_reference_name_to_id(&oid, handle, name)
         if rc == GIT_ENOTFOUND.rawValue { return nil }
@@ -321,7 +321,7 @@ package final class Repository {
         return ObjectID(oid)
     }
 
-    public func setReference(_ name: String, to id: ObjectID, message: String) throws(GitError) {
+    func setReference(_ name: String, to id: ObjectID, message: String) throws {
         var oid = id.oid
         var reference: OpaquePointer?
         try check(api, "git_reference_create", api.git_reference_create(&reference, handle, name, &oid, 1, message))
@@ -329,7 +329,7 @@ package final class Repository {
     }
 
     /// What a compare-and-swap of a ref did.
-    public enum ReferenceUpdate: Equatable, Sendable {
+    package enum ReferenceUpdate: Equatable, Sendable {
         case updated
         /// The ref no longer points where the caller expected: another writer moved it.
         case moved
@@ -341,7 +341,7 @@ package final class Repository {
     /// nil, does not exist). "It will return GIT_EMODIFIED if the reference's value at the time
     /// of updating does not match the one passed through current_id"; the check and the write
     /// happen under the ref's lock file.
-    public func updateReference(_ name: String, to id: ObjectID, expecting expected: ObjectID?, message: String) throws(GitError) -> ReferenceUpdate {
+    func updateReference(_ name: String, to id: ObjectID, expecting expected: ObjectID?, message: String) throws -> ReferenceUpdate {
         var oid = id.oid
         var reference: OpaquePointer?
         let rc: Int32
@@ -361,7 +361,7 @@ package final class Repository {
     }
 
     /// Every ref's full name (`refs/heads/main`, ...).
-    public func referenceNames() throws(GitError) -> [String] {
+    func referenceNames() throws -> [String] {
         var names = git_strarray()
         try check(api, "git_reference_list", api.git_reference_list(&names, handle))
         defer { api.git_strarray_dispose(&names) }
@@ -370,17 +370,17 @@ package final class Repository {
 
     /// Points HEAD at `branch`, which may not exist yet ("the HEAD will be attached to an
     /// unborn branch").
-    public func setHead(_ branch: String) throws(GitError) {
+    func setHead(_ branch: String) throws {
         try check(api, "git_repository_set_head", api.git_repository_set_head(handle, branch))
     }
 
-    public func removeReference(_ name: String) throws(GitError) {
+    func removeReference(_ name: String) throws {
         let rc = api.git_reference_remove(handle, name)
         if rc == GIT_ENOTFOUND.rawValue { return }
         try check(api, "git_reference_remove", rc)
     }
 
-    public func mergeBase(_ a: ObjectID, _ b: ObjectID) throws(GitError) -> ObjectID? {
+    func mergeBase(_ a: ObjectID, _ b: ObjectID) throws -> ObjectID? {
         var out = git_oid()
         var one = a.oid
         var two = b.oid
@@ -391,7 +391,7 @@ package final class Repository {
     }
 
     /// True when `commit` is `ancestor` or has it in its history.
-    public func contains(_ commit: ObjectID, ancestor: ObjectID) throws(GitError) -> Bool {
+    package func contains(_ commit: ObjectID, ancestor: ObjectID) throws -> Bool {
         if commit == ancestor { return true }
         var descendant = commit.oid
         var older = ancestor.oid
@@ -401,7 +401,7 @@ package final class Repository {
     }
 
     /// Commits reachable from `start`, newest first (topological, then by time).
-    public func history(from start: ObjectID) throws(GitError) -> [ObjectID] {
+    package func history(from start: ObjectID) throws -> [ObjectID] {
         var walker: OpaquePointer?
         try check(api, "git_revwalk_new", api.git_revwalk_new(&walker, handle))
         defer { api.git_revwalk_free(walker) }
@@ -422,7 +422,7 @@ package final class Repository {
 
 public struct TreeEntry: Hashable, Sendable {
     public var id: ObjectID
-    public var isTree: Bool
+    var isTree: Bool
 
     public init(id: ObjectID, isTree: Bool) {
         self.id = id
@@ -436,7 +436,7 @@ public struct CommitInfo: Sendable {
     public let parents: [ObjectID]
     public let time: Timestamp
     /// Minutes east of UTC of the commit's time.
-    public let timeOffset: Int32
+    let timeOffset: Int32
     public let message: String
 }
 

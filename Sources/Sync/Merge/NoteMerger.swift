@@ -27,7 +27,7 @@ public struct NoteMergeResult: Hashable, Sendable {
 
 public enum NoteMerger {
     /// Appended to a conflict copy's title so the two versions tell apart in a list.
-    public static let copyTitleSuffix = " (conflict copy)"
+    static let copyTitleSuffix = " (conflict copy)"
 
     /// Rules: a side that is absent brings no information (base stands in for it); a side
     /// equal to base takes the other; deletes against deletes keep the later time; an edit

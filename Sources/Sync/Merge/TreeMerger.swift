@@ -5,7 +5,7 @@ import Notes
 struct TreeMerger {
     let repository: Repository
 
-    func merge(base: NotebookTree, ours: NotebookTree, theirs: NotebookTree) throws(SyncError) -> SyncEngine.MergeOutcome {
+    func merge(base: NotebookTree, ours: NotebookTree, theirs: NotebookTree) throws -> SyncEngine.MergeOutcome {
         var result = ours
         var outcome = SyncEngine.MergeOutcome(tree: ours)
         var copies: [Note] = []
@@ -63,7 +63,7 @@ struct TreeMerger {
     /// Analyses never conflict: keep the one describing the merged note's content (the side
     /// that changed it first), else none and the note is analysed again.
     private func mergeAnalysis(id: NoteID, base: NotebookTree, ours: NotebookTree, theirs: NotebookTree,
-                               into result: inout NotebookTree) throws(SyncError) {
+                               into result: inout NotebookTree) throws {
         guard case let .live(note) = try result.state(of: id, in: repository) else {
             result[.analysis, id] = nil
             return
@@ -82,7 +82,7 @@ struct TreeMerger {
         }
     }
 
-    private func write(_ state: NoteState, id: NoteID, into tree: inout NotebookTree) throws(SyncError) {
+    private func write(_ state: NoteState, id: NoteID, into tree: inout NotebookTree) throws {
         switch state {
         case .absent:
             break
@@ -96,7 +96,7 @@ struct TreeMerger {
         }
     }
 
-    private func blob(_ bytes: [UInt8]) throws(SyncError) -> ObjectID {
-        try gitCall { () throws(GitError) in try repository.writeBlob(bytes) }
+    private func blob(_ bytes: [UInt8]) throws -> ObjectID {
+        try repository.writeBlob(bytes)
     }
 }

@@ -48,13 +48,10 @@ struct EditCommand: NotesCommand {
         let store = try context.store()
         let id = try store.resolve(reference)
         guard let original = try store.note(id) else { throw NoteStoreError.notFound(reference) }
-        var note = original
-        let titleWasDerived = note.title == NoteText.title(from: note.body)
-        let oldInlineTags = Set(Tags.inText(note.body))
-        var body = note.body
+        var body = original.body
         switch change {
         case .editor:
-            body = try NoteInput.decode(try Editor.edit(note.body + "\n", environment: context.environment, terminal: context.terminal))
+            body = try NoteInput.decode(try Editor.edit(original.body + "\n", environment: context.environment, terminal: context.terminal))
         case let .replace(text):
             body = try NoteInput.decode(text == "-" ? context.terminal.readStandardInput() : Array(text.utf8))
         case let .append(text):
@@ -63,23 +60,13 @@ struct EditCommand: NotesCommand {
         case .metadataOnly:
             break
         }
-        body = NoteInput.normalizedBody(body)
-        if body.trimmingWhitespace().isEmpty, (title ?? note.title).isEmpty { throw NoteInputError.empty }
-        if let title {
-            note.title = title.trimmingWhitespace()
-        } else if titleWasDerived {
-            note.title = NoteText.title(from: body)
-        }
-        // Tags that came from the old text go with it; tags given by hand stay.
-        let kept = Set(note.tags).subtracting(oldInlineTags)
-        let removed = Set(Tags.normalized(removeTags))
-        note.tags = Tags.normalized(Array(kept) + Tags.inText(body) + addTags).filter { !removed.contains($0) }
-        note.body = body
-        guard note != original else {
+        let note = try NoteRules.note(id: original.id, body: body, title: title, tags: addTags,
+                                      created: original.created, updated: Clock.now(), fallbackTime: original.created,
+                                      origin: .edited(previous: original, untagging: removeTags))
+        guard note.title != original.title || note.body != original.body || note.tags != original.tags else {
             context.terminal.printError("No changes.")
             return
         }
-        note.updated = Clock.now()
         try store.update(note)
         context.terminal.print(note.id.rawValue)
     }

@@ -26,11 +26,11 @@ struct ExportCommand: NotesCommand {
         let store = try context.store()
         let notes = try store.notes()
         let files = ExportCommand.fileNames(for: notes, sourcePaths: try store.sourcePaths())
-        try FileSystem.makeDirectories(directory)
+        try FileSystem.createDirectories(directory)
         let progress = ProgressBar(terminal: context.terminal, total: notes.count, label: "Exporting")
         for (index, note) in notes.enumerated() {
             let file = directory + "/" + files[note.id]!
-            if let slash = file.lastIndex(of: "/") { try FileSystem.makeDirectories(String(file[..<slash])) }
+            if let slash = file.lastIndex(of: "/") { try FileSystem.createDirectories(String(file[..<slash])) }
             try FileSystem.writeAtomically(Array(NoteDocument.render(note, aliases: try store.aliases(of: note.id)).utf8), to: file)
             progress.update(index + 1)
         }

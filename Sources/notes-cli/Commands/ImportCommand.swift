@@ -52,7 +52,7 @@ struct ImportCommand: NotesCommand {
             do {
                 let text = try NoteInput.decode(try FileSystem.read(fullPath))
                 read.append(NoteImport.File(relativePath: file, document: try NoteDocument.parse(text),
-                                            modified: Timestamp(milliseconds: FileSystem.modificationTime(fullPath) ?? 0)))
+                                            modified: Timestamp(milliseconds: FileSystem.identity(of: fullPath)?.modifiedMilliseconds ?? 0)))
             } catch {
                 skipped.append((file, NotesCLI.describe(error, context: context)))
             }

@@ -1,6 +1,7 @@
 // An encrypted remote's passphrase: from NOTES_PASSPHRASE_FILE (scripts, the daemon), else
 // typed on the terminal without echo, else none (the sync says how to give one).
 #if canImport(Glibc)
+import Notes
 import Glibc
 #endif
 import Sync

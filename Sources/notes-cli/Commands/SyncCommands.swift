@@ -302,10 +302,12 @@ struct ConflictsCommand: NotesCommand {
         } else if edit {
             let merged = [conflict.note?.body, conflict.copy?.body].compactMap { $0 }.joined(separator: "\n\n")
             let text = try NoteInput.decode(try Editor.edit(merged + "\n", environment: context.environment, terminal: terminal))
-            let body = NoteInput.normalizedBody(text)
-            guard !body.isEmpty else { throw CommandFailure("the merged note is empty; nothing was resolved") }
-            let tags = Tags.normalized((conflict.note?.tags ?? []) + (conflict.copy?.tags ?? []) + Tags.inText(body))
-            try engine.resolveConflict(conflict.id, .edited(title: NoteText.title(from: body), body: body, tags: tags), at: Clock.now())
+            guard !NoteInput.normalizedBody(text).isEmpty else { throw CommandFailure("the merged note is empty; nothing was resolved") }
+            // A new text typed for the note: both versions' tags are its explicit ones.
+            let now = Clock.now()
+            let note = try NoteRules.note(id: conflict.id, body: text, title: nil, tags: (conflict.note?.tags ?? []) + (conflict.copy?.tags ?? []),
+                                          created: now, updated: now, fallbackTime: now, origin: .typed)
+            try engine.resolveConflict(conflict.id, .edited(title: note.title, body: note.body, tags: note.tags), at: now)
             terminal.printError("Resolved with your edited version.")
         } else if json {
             terminal.emit(ConflictsCommand.json(conflict))

@@ -12,7 +12,7 @@ enum Editor {
         let directory = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((directory + "/notes-XXXXXX.md").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 3) }
-        guard descriptor >= 0 else { throw CommandFailure("cannot create a temporary file in \(directory): \(systemError(errno))") }
+        guard descriptor >= 0 else { throw CommandFailure("cannot create a temporary file in \(directory): \(FileSystem.message(errno: errno))") }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -26,7 +26,7 @@ enum Editor {
         defer { cArguments.forEach { free($0) } }
         let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, &cArguments, environ)
         guard spawned == 0 else {
-            throw CommandFailure("cannot start the editor '\(editor)': \(systemError(spawned)); your text is in \(path)")
+            throw CommandFailure("cannot start the editor '\(editor)': \(FileSystem.message(errno: spawned)); your text is in \(path)")
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
@@ -37,7 +37,7 @@ enum Editor {
         }
         let descriptorIn = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptorIn >= 0 else { throw CommandFailure("cannot read back \(path)") }
-        let result = readAll(descriptor: descriptorIn)
+        let result = FileSystem.readAll(descriptor: descriptorIn)
         close(descriptorIn)
         unlink(path)
         return result

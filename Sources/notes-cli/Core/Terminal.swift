@@ -63,7 +63,7 @@ final class Terminal {
 
     /// Everything on standard input, as bytes.
     func readStandardInput() -> [UInt8] {
-        readAll(descriptor: STDIN_FILENO)
+        FileSystem.readAll(descriptor: STDIN_FILENO)
     }
 
     var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
@@ -77,26 +77,6 @@ final class Terminal {
         while read(STDIN_FILENO, &byte, 1) == 1, byte != 10 { line.append(byte) }
         let answer = String(decoding: line, as: UTF8.self).trimmingWhitespace().lowercased()
         return answer == "y" || answer == "yes"
-    }
-}
-
-/// Reads until end of file. Regular files are read straight into a buffer of their size.
-func readAll(descriptor: Int32) -> [UInt8] {
-    var info = stat()
-    let expected = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
-    var result = [UInt8](repeating: 0, count: max(expected + 1, 4096))
-    var length = 0
-    while true {
-        if length == result.count { result.append(contentsOf: repeatElement(0, count: result.count)) }
-        let count = result.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + length, $0.count - length) }
-        if count > 0 {
-            length += count
-        } else if count < 0, errno == EINTR {
-            continue
-        } else {
-            result.removeLast(result.count - length)
-            return result
-        }
     }
 }
 

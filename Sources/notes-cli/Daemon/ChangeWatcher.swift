@@ -2,6 +2,7 @@
 // inotify on the notebook directory, and a self-pipe that the SIGTERM/SIGINT/SIGHUP handler
 // writes to (the classic way to make a signal wake poll()).
 #if canImport(Glibc)
+import Notes
 import Glibc
 #endif
 
@@ -20,13 +21,13 @@ final class ChangeWatcher {
     init(directory: String, fileNames: Set<String>) throws {
         self.fileNames = fileNames
         inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard inotify >= 0 else { throw CommandFailure("cannot watch \(directory) for changes: \(systemError(errno))") }
+        guard inotify >= 0 else { throw CommandFailure("cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))") }
         let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)
         guard inotify_add_watch(inotify, directory, mask) >= 0 else {
-            throw CommandFailure("cannot watch \(directory) for changes: \(systemError(errno))")
+            throw CommandFailure("cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))")
         }
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw CommandFailure("cannot receive signals: \(systemError(errno))") }
+        guard pipe(&ends) == 0 else { throw CommandFailure("cannot receive signals: \(FileSystem.message(errno: errno))") }
         for end in ends {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)

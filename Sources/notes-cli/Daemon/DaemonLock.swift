@@ -1,5 +1,6 @@
 // One daemon per notebook: an exclusive flock on $NOTES_HOME/daemon.lock, holding its pid.
 #if canImport(Glibc)
+import Notes
 import Glibc
 #endif
 import Notebook
@@ -27,7 +28,7 @@ final class DaemonLock {
     init(home: NotebookHome) throws {
         path = home.daemonLock
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Failure.cannotOpen(path: path, reason: systemError(errno)) }
+        guard descriptor >= 0 else { throw Failure.cannotOpen(path: path, reason: FileSystem.message(errno: errno)) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let pid = DaemonLock.readPID(descriptor)
             close(descriptor)
