@@ -229,8 +229,9 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// The reader's batch: several pending notes are read together.
     public var batchSize: Int { reader?.batchSize ?? 1 }
 
-    /// Several notes read in one batch by the reader (`NoteReader.read(_:)`), each then
-    /// analysed as `analyze(_:today:partial:)` does; without a reader, one after the other.
+    /// Notes read by the reader several at once as `next` gives them
+    /// (`NoteReader.read(pulling:done:)`), each then analysed as `analyze(_:today:partial:)`
+    /// does; with no reader, or one that reads one note at a time, one after the other.
     public func analyze(pulling next: @escaping @Sendable () async -> (note: Note, today: Timestamp)?,
                         done: @escaping @Sendable (Note, Result<Analysis, any Error>) async -> Void) async {
         guard let reader, reader.batchSize > 1 else { return await analyzeOneByOne(pulling: next, done: done) }

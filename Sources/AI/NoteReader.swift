@@ -117,9 +117,9 @@ public final class NoteReader: Sendable {
     public let copies: Bool
 
     /// Four notes at once when several are pending: on a quiet machine (2 cores, the 1.5B
-    /// reader, 16 short dev notes) 1.7x to 1.9x as many notes a minute as one at a time; eight
-    /// gave 1.8x to 2.1x for twice the cache (bench/ai/RESULTS.md, run F). Each further note
-    /// costs 1,536 tokens of cache (about 43 MB with the 1.5B reader).
+    /// reader) 1.57x as many short dev notes a minute as one at a time over 40 notes, 1.7x to
+    /// 1.9x over 16, where eight gave 2.0x for twice the cache (bench/ai/RESULTS.md, run F).
+    /// Each further note costs 1,536 tokens of cache (about 44 MB with the 1.5B reader).
     public static let defaultBatchSize = 4
     /// Tokens drafted after each sampled one.
     static let draftLength = 8
