@@ -8,9 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/setup.sh
 source scripts/env.sh
-swift build --product notes >/dev/null
-swift build --product ask-bench >/dev/null
-bin="$(swift build --show-bin-path)"
+swift build -c release --product notes >/dev/null
+swift build -c release --product ask-bench >/dev/null
+bin="$(swift build -c release --show-bin-path)"
 work="$(mktemp -d /tmp/notes-ask-bench-XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
