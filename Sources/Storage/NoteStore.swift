@@ -126,10 +126,11 @@ public final class NoteStore {
         // (`notes_by_id_end`; a dashed id ends in 12 hex digits); a shorter one needs a scan, a
         // few milliseconds at 10,000 notes. Not needed for a whole id.
         let length = NoteHandle.minimumLength
+        let byIndex = hex.count >= length
         let ends: [(id: NoteID, title: String)] = hex.count == 32 ? [] : try database.statement("""
-            SELECT id, title FROM notes WHERE \(hex.count >= length ? "substr(id, -\(length)) = ? AND" : "? IS NOT NULL AND" /* same bindings */)
+            SELECT id, title FROM notes WHERE \(byIndex ? "substr(id, -\(length)) = ? AND" : "")
             substr(replace(id, '-', ''), -?) = ? AND deleted IS NULL ORDER BY id LIMIT 11
-            """).rows([String(hex.suffix(length)), hex.count, hex]) { (id: NoteID($0.string(0))!, title: $0.string(1)) }
+            """).rows((byIndex ? [String(hex.suffix(length))] : []) + [hex.count, hex]) { (id: NoteID($0.string(0))!, title: $0.string(1)) }
         var matches = starts
         for end in ends where !matches.contains(where: { $0.id == end.id }) { matches.append(end) }
         switch matches.count {

@@ -172,12 +172,7 @@ final class LlamaContext: TokenModel {
 
     /// Empties sequences 1 and up, handing their cells back.
     func dropForks() {
-        let memory = api.llama_get_memory(context)
-        for index in 1..<sequenceCount where !sequences[index].isEmpty {
-            // "Removing a whole sequence never fails."
-            _ = api.llama_memory_seq_rm(memory, Int32(index), -1, -1)
-            sequences[index].removeAll()
-        }
+        for index in 1..<sequenceCount where !sequences[index].isEmpty { clear(sequence: index) }
     }
 
     /// Empties sequence `index` (not 0), handing its cells back.
