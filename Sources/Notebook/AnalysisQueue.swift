@@ -104,6 +104,11 @@ public final class AnalysisQueue: @unchecked Sendable {
         let size = max(1, analyzer.batchSize)
         let notes = try next(in: try fullCandidates(limit: failed.count + size), count: size)
         guard let first = notes.first else { return false }
+        if stages == .both, analyzer.readsNotes, try lacksQuickAnalysis(first) {
+            // Added between the question for quick analyses above and this one.
+            await run(first, stage: .quick)
+            return true
+        }
         if notes.count == 1 {
             fresh.removeAll { $0 == first.id }
             await run(first, stage: .full, partial: partial)
@@ -171,6 +176,10 @@ public final class AnalysisQueue: @unchecked Sendable {
                 }
                 let candidates = try fullCandidates(limit: failed.count + inBatch.count + 1)
                 guard let note = try next(in: candidates.filter { inBatch[$0] == nil }) else { return nil }
+                if stopForNewNotes, try lacksQuickAnalysis(note) {
+                    newNotesArrived = true
+                    return nil
+                }
                 fresh.removeAll { $0 == note.id }
                 handedInBatch += 1
                 inBatch[note.id] = clock().milliseconds
@@ -218,6 +227,12 @@ public final class AnalysisQueue: @unchecked Sendable {
             failed.insert(key(note))
             report(.failed(note.id, error))
         }
+    }
+
+    /// No analysis of the note's current text, not even a quick one: a note just added or
+    /// edited, whose quick stage comes before its full one.
+    private func lacksQuickAnalysis(_ note: Note) throws -> Bool {
+        try store.analysis(for: note.id)?.contentHash != note.contentHash
     }
 
     private func key(_ note: Note) -> String { note.id.rawValue + note.contentHash }
