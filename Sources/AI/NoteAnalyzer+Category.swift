@@ -51,6 +51,13 @@ actor CategoryScorer {
         }
     }
 
+    /// The category with the most keywords in the text, without the model (`other` with none).
+    static func keywordCategory(of text: String) -> Category {
+        let words = CategoryScorer.words(text)
+        let counts = Category.allCases.map { category in Double(words.filter { keywords[category]?.contains($0) == true }.count) }
+        return counts.contains { $0 > 0 } ? best(counts) : .other
+    }
+
     /// The category with the highest score (the first of equals).
     static func best(_ scores: [Double]) -> Category {
         var best = 0

@@ -266,10 +266,11 @@ public final class NoteAnalyzer: NoteAnalyzing {
                         analyzerVersion: analyzerVersion, contentHash: note.contentHash, stage: .full)
     }
 
-    /// The category, the rules' tasks with their due days, the urgency from them, the note's
-    /// opening as summary.
-    public func quickAnalysis(_ note: Note, today: Timestamp) async throws -> Analysis {
-        let category = try await category(of: note)
+    /// The category (the scorer's, or without the model the keywords'), the rules' tasks with
+    /// their due days, the urgency from them, the note's opening as summary.
+    public func quickAnalysis(_ note: Note, today: Timestamp, usingModel: Bool) async throws -> Analysis {
+        let category = usingModel ? try await category(of: note)
+            : NoteAnalyzer.taggedCategory(note) ?? CategoryScorer.keywordCategory(of: NoteText.fullText(title: note.title, body: note.body))
         let tasks = NoteAnalyzer.tasks(checklist: NoteAnalyzer.tasks(in: note.body), read: [], note: note)
         let pressing = NoteAnalyzer.isPressing(note, today: today)
         return Analysis(category: category, urgency: NoteAnalyzer.urgency(tasks: tasks, pressing: pressing, today: today), tasks: tasks,

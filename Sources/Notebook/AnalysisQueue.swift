@@ -21,8 +21,10 @@ public enum AnalysisEvent {
 
 /// Two stages. A note with no analysis of its current text gets a quick one first (no
 /// generation, so a new note has its category and deadlines within moments), newest change
-/// first, and before that (with an embedder) its vectors, several notes a step; then, when the analyzer reads notes with a model, every note lacking a full analysis
-/// gets one, oldest change first: when more than one is pending, up to the analyzer's
+/// first, and before that (with an embedder) its vectors, several notes a step; a backlog of
+/// more than `quickBacklog` gets its quick stage without the model, before the vectors. Then,
+/// when the analyzer reads notes with a model, every note lacking a full analysis gets one,
+/// oldest change first: when more than one is pending, up to the analyzer's
 /// `batchSize` are read at once, the next taking the place of each one done. Call `step()`
 /// until it returns false. A single pending note is analysed at once, alone; a new note stops a
 /// running batch from taking more, so that its quick stage comes within seconds, and its full
@@ -92,11 +94,11 @@ public final class AnalysisQueue: @unchecked Sendable {
     /// notes that lack them; false when nothing is pending.
     @discardableResult
     public func step(_ stages: Stages = .both, partial: (@Sendable (String) -> Void)? = nil) async throws -> Bool {
+        let quickStage = stages == .quickOnly || (stages == .both && analyzer.readsNotes)
+        if quickStage, try await quickBacklogStep() { return true }
         if try embedNext() { return true }
-        if stages == .quickOnly || (stages == .both && analyzer.readsNotes),
-           let note = try next(in: try store.pendingQuickAnalysis(limit: failed.count + 1)) {
-            await run(note, stage: .quick)
-            if newNotesArrived, fresh.count < max(1, analyzer.batchSize) * Self.batchRunLength { fresh.append(note.id) }
+        if quickStage, let note = try next(in: try store.pendingQuickAnalysis(limit: failed.count + 1)) {
+            await runQuick(note, usingModel: true)
             return true
         }
         guard stages != .quickOnly else { return false }
@@ -116,6 +118,27 @@ public final class AnalysisQueue: @unchecked Sendable {
             await runBatch(stopForNewNotes: stages == .both)
         }
         return true
+    }
+
+    /// More notes than this waiting for their quick stage (an import, a sync that brought
+    /// hundreds) get it without the model, `quickBacklogBatch` a step, before their vectors: on 2
+    /// cores the model's category takes about 0.6 s a note, so a thousand would wait ten minutes
+    /// for categories that their full stage gives again anyway.
+    static let quickBacklog = 8
+    static let quickBacklogBatch = 64
+
+    /// The quick stage without the model for up to `quickBacklogBatch` notes, if more than
+    /// `quickBacklog` wait for it; false otherwise.
+    private func quickBacklogStep() async throws -> Bool {
+        let waiting = try next(in: try store.pendingQuickAnalysis(limit: failed.count + Self.quickBacklogBatch), count: Self.quickBacklogBatch)
+        guard waiting.count > Self.quickBacklog else { return false }
+        for note in waiting { await runQuick(note, usingModel: false) }
+        return true
+    }
+
+    private func runQuick(_ note: Note, usingModel: Bool) async {
+        await run(note, stage: .quick, usingModel: usingModel)
+        if newNotesArrived, fresh.count < max(1, analyzer.batchSize) * Self.batchRunLength { fresh.append(note.id) }
     }
 
     /// Analyses this note fully now, whatever analysis it has (`notes analyze ID`, `--all`).
@@ -194,14 +217,14 @@ public final class AnalysisQueue: @unchecked Sendable {
         })
     }
 
-    private func run(_ note: Note, stage: AnalysisStage, partial: (@Sendable (String) -> Void)? = nil) async {
+    private func run(_ note: Note, stage: AnalysisStage, usingModel: Bool = true, partial: (@Sendable (String) -> Void)? = nil) async {
         let analyzer = self.analyzer
         let today = clock()
         let started = clock().milliseconds
         report(.started(note.id, stage))
         let result: Result<Analysis, any Error>
         do {
-            result = .success(stage == .quick ? try await analyzer.quickAnalysis(note, today: today)
+            result = .success(stage == .quick ? try await analyzer.quickAnalysis(note, today: today, usingModel: usingModel)
                 : try await analyzer.analyze(note, today: today, partial: partial))
         } catch {
             result = .failure(error)

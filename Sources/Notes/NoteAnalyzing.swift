@@ -17,7 +17,9 @@ public protocol NoteAnalyzing: Sendable {
 
     /// The quick stage, without generation: the category, checklist items and deadlines, the
     /// note's opening as summary (`stage` quick). Fast enough to run as soon as a note is added.
-    func quickAnalysis(_ note: Note, today: Timestamp) async throws -> Analysis
+    /// `usingModel` false: no model at all, the category from the note's tags and keywords
+    /// alone, for a backlog of hundreds (an import), which the full stage reads again anyway.
+    func quickAnalysis(_ note: Note, today: Timestamp, usingModel: Bool) async throws -> Analysis
 
     /// Analyses one note fully. `today` lets the model judge relative deadlines ("tomorrow").
     /// `partial`, when given, receives the text generated so far as it grows, for display.

@@ -146,6 +146,20 @@ struct NoteAnalyzerTests {
         #expect(NoteAnalyzer.taggedCategory(try NoteInput.makeNote(text: "Report #urgent", title: nil, extraTags: [], at: at)) == nil)
     }
 
+    @Test func aQuickAnalysisWithoutTheModelTakesItsCategoryFromTagsAndKeywords() async throws {
+        let analyzer = NoteAnalyzer(model: LanguageModel(configuration: ModelConfiguration(modelPath: "/nonexistent.gguf")))
+        let at = Timestamp(iso8601: "2026-11-20")!
+        func category(_ text: String) async throws -> Category {
+            try await analyzer.quickAnalysis(try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: at), today: at, usingModel: false).category
+        }
+        #expect(try await category("Book the dentist, the tooth pain is back") == .health)
+        #expect(try await category("Pay the electricity bill and the rent by Friday") == .finance)
+        #expect(try await category("Dentist invoice to pay #health") == .health, "a tag naming a category wins")
+        #expect(try await category("Zebras have black skin under their stripes") == .other, "no keyword: other")
+        let quick = try await analyzer.quickAnalysis(try NoteInput.makeNote(text: "- [ ] call the plumber", title: nil, extraTags: [], at: at), today: at, usingModel: false)
+        #expect(quick.stage == .quick && quick.tasks.map(\.text) == ["call the plumber"])
+    }
+
     @Test func summariesAreCutToThirtyWords() {
         let long = (1...45).map { "word\($0)" }.joined(separator: " ")
         #expect(NoteAnalyzer.limitWords(long, to: 30).split(separator: " ").count == 30)

@@ -20,7 +20,13 @@ final class FakeAnalyzer: NoteAnalyzing, @unchecked Sendable {
     func unavailableReason() -> String? { nil }
     func prewarm() async throws {}
 
-    func quickAnalysis(_ note: Note, today: Timestamp) async throws -> Analysis { try result(note, today, .quick) }
+    /// Notes given their quick stage without the model.
+    private(set) var withoutModel: [String] = []
+
+    func quickAnalysis(_ note: Note, today: Timestamp, usingModel: Bool) async throws -> Analysis {
+        if !usingModel { withoutModel.append(note.title) }
+        return try result(note, today, .quick)
+    }
 
     func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis {
         try result(note, today, readsNotes ? .full : .quick)
@@ -135,6 +141,25 @@ struct AnalysisQueueTests {
         #expect(try store.analysis(for: #require(added).id)?.stage == .quick, "the new note's quick stage is the next step")
         try await queue.step(.both)
         #expect(analyzer.batches.last?.first == "Call the plumber", "and its full stage is the first of the next batch, before the backlog")
+        while try await queue.step(.both) {}
+        #expect(try queue.pendingCount() == 0)
+    }
+
+    @Test func aLargeBacklogGetsItsQuickStageWithoutTheModelAndASmallOneWithIt() async throws {
+        let count = AnalysisQueue.quickBacklogBatch + AnalysisQueue.quickBacklog + 1
+        _ = try (1...count).map { try add("Note \($0)", at: Int64($0)) }
+        let analyzer = FakeAnalyzer()
+        let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: clock)
+        try await queue.step(.both)
+        #expect(analyzer.withoutModel == (0..<AnalysisQueue.quickBacklogBatch).map { "Note \(count - $0)" },
+                "one step gives the newest \(AnalysisQueue.quickBacklogBatch) their quick stage, without the model")
+        try await queue.step(.both)
+        #expect(analyzer.withoutModel.count == AnalysisQueue.quickBacklogBatch + AnalysisQueue.quickBacklog + 1,
+                "while more than \(AnalysisQueue.quickBacklog) wait, the next step does the same")
+        let added = try add("Call the plumber", at: Int64(count + 1))
+        try await queue.step(.both)
+        #expect(analyzer.calls.last?.title == added.title && analyzer.withoutModel.last != added.title,
+                "a single new note gets the model's quick stage")
         while try await queue.step(.both) {}
         #expect(try queue.pendingCount() == 0)
     }
