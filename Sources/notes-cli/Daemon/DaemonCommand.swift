@@ -81,8 +81,9 @@ struct DaemonCommand: NotesCommand {
                 }
             }
             if !once { try syncer.runIfDue(store: store) }
-            // Vectors need only the embedding model: they are made while the analyzer waits too.
-            if try worker.embedNext() {
+            // Vectors need only the embedding model: they are made while the analyzer waits too
+            // (once it is ready, its steps make them, after the quick stage of a backlog).
+            if !worker.ready, try worker.embedNext() {
                 lastWork = Clock.now().milliseconds
                 continue
             }
