@@ -84,6 +84,16 @@ public struct Migrator: Sendable {
     }
 
     /// Every applied migration must be one of ours, unchanged.
+    /// Every migration applied, as this binary has them (throws as `migrate` would for a newer,
+    /// edited or unknown one); false when some are still to apply.
+    func isCurrent(_ database: Database) throws -> Bool {
+        let current = Int(try database.scalarInt("PRAGMA user_version") ?? 0)
+        if current > latestVersion { throw MigrationError.databaseNewer(databaseVersion: current, knownVersion: latestVersion) }
+        guard current == latestVersion, current > 0 else { return false }
+        try verifyApplied(database)
+        return true
+    }
+
     private func verifyApplied(_ database: Database) throws {
         let byVersion = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
         try database.statement("SELECT version, name, checksum FROM schema_migrations ORDER BY version").forEachRow { row in

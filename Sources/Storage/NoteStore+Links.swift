@@ -176,12 +176,17 @@ extension NoteStore {
 
     /// Rebuilds every note's names and links when they were made by another version of the
     /// rules (or before links existed), keeping where each link pointed.
+    /// The link index was built by this version of the rules (or the database is read-only, and
+    /// the index is used as it is).
+    func linkIndexIsCurrent() throws -> Bool {
+        try database.isReadOnly || database.scalarInt("SELECT version FROM link_index WHERE id = 1") == NoteStore.linkIndexVersion
+    }
+
     func rebuildLinksIfNeeded() throws {
-        let current = "SELECT version FROM link_index WHERE id = 1"
-        guard !database.isReadOnly, try database.scalarInt(current) != NoteStore.linkIndexVersion else { return }
+        guard try !linkIndexIsCurrent() else { return }
         try database.transaction {
             // Another process may have rebuilt meanwhile.
-            guard try database.scalarInt(current) != NoteStore.linkIndexVersion else { return }
+            guard try !linkIndexIsCurrent() else { return }
             var previous: [Int64: [String: Int64]] = [:]
             try database.statement("SELECT source_seq, target_key, target_seq FROM links WHERE target_seq IS NOT NULL").forEachRow {
                 previous[$0.int(0), default: [:]][$0.string(1)] = $0.int(2)

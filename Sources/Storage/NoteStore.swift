@@ -63,8 +63,20 @@ public final class NoteStore {
 
     public init(database: Database, migrator: Migrator = .embedded) throws {
         self.database = database
+        // A notebook already current (every command but the first after an upgrade) is checked
+        // in one read transaction: one lock of the file instead of one per statement.
+        let current = try database.transaction(immediate: false) {
+            try migrator.isCurrent(database) && linkIndexIsCurrent()
+        }
+        guard !current else { return }
         try migrator.migrate(database)
         try rebuildLinksIfNeeded()
+    }
+
+    /// Runs `body`, whose reads then see one state of the notebook and share one lock of the
+    /// file (a search makes a dozen queries or more). `body` must not write.
+    public func reading<T>(_ body: () throws -> T) throws -> T {
+        try database.transaction(immediate: false, body)
     }
 
     /// Opens the notebook in `home`, creating the directory (0700) and database (0600) if needed.

@@ -48,7 +48,10 @@ struct SearchCommand: NotesCommand {
         if mode == .meaning, let reason = search.meaningUnavailable {
             throw CommandFailure("cannot search by meaning: \(reason)")
         }
-        let results = try search.search(query, filter: filter, mode: mode, now: Clock.now())
+        let (results, short) = try store.reading {
+            let results = try search.search(query, filter: filter, mode: mode, now: Clock.now())
+            return (results, json || results.isEmpty ? [:] : try context.handles(for: results.map(\.hit.id)))
+        }
         let terminal = context.terminal
         if json {
             terminal.emit(.array(results.map { result in
@@ -67,7 +70,6 @@ struct SearchCommand: NotesCommand {
             terminal.printError("No notes match '\(query)'.")
             return
         }
-        let short = try context.handles(for: results.map(\.hit.id))
         for result in results {
             let how = result.match == .meaning ? terminal.dim("  (by meaning)") : ""
             terminal.print(terminal.yellow(short[result.hit.id] ?? result.hit.id.rawValue) + "  " + terminal.bold(result.hit.title) + how)
