@@ -71,15 +71,23 @@ extension NoteStore {
     public func nearest(to queries: [[Float]], model: String, conditions filters: (sql: [String], values: [any DatabaseValueConvertible]) = ([], []),
                         excluding: NoteID? = nil, limit: Int) throws -> [VectorMatch] {
         guard let dimensions = queries.first?.count, dimensions > 0, limit > 0 else { return [] }
-        var conditions = ["n.deleted IS NULL", "v.model = ?", "v.content_hash = n.content_hash"] + filters.sql
-        var values: [any DatabaseValueConvertible] = [model] + filters.values
+        // Every stored vector is of a live note's current text (stored only then, and dropped by
+        // triggers when the note is edited or deleted), so without filters the notes table is not
+        // read: at 10,000 notes that join was most of the scan's time.
+        var conditions = ["v.model = ?"], values: [any DatabaseValueConvertible] = [model]
+        var source = "note_vectors v"
+        if !filters.sql.isEmpty {
+            source += " JOIN notes n ON n.seq = v.note_seq"
+            conditions += ["n.deleted IS NULL", "v.content_hash = n.content_hash"] + filters.sql
+            values += filters.values
+        }
         if let excluding {
-            conditions.append("n.id != ?")
+            conditions.append("v.note_seq IS NOT (SELECT seq FROM notes WHERE id = ?)")
             values.append(excluding.rawValue)
         }
         var best: [Int64: Float] = [:]
         try database.statement("""
-            SELECT v.note_seq, v.vector FROM note_vectors v JOIN notes n ON n.seq = v.note_seq WHERE \(conditions.joined(separator: " AND "))
+            SELECT v.note_seq, v.vector FROM \(source) WHERE \(conditions.joined(separator: " AND "))
             """).forEachRow(values) { row in
             let seq = row.int(0)
             let score = row.withBlob(1) { bytes in

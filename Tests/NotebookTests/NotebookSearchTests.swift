@@ -56,11 +56,13 @@ struct NotebookSearchTests {
         AnalysisQueue(store: store, analyzer: FakeAnalyzer(), embedder: embedder, clock: clock, report: events)
     }
 
-    @Test func vectorsComeFirstInBatchesAndAreNeverMadeTwiceForTheSameText() async throws {
+    @Test func vectorsComeInBatchesAfterABacklogsQuickStageAndAreNeverMadeTwiceForTheSameText() async throws {
         for minute in 0..<20 { try add("note number \(minute) about the vet", at: Int64(minute)) }
         var batches: [Int] = []
         let queue = queue { if case let .embedded(ids, _) = $0 { batches.append(ids.count) } }
         #expect(try queue.lackingVectorCount() == 20)
+        try await queue.step()
+        #expect(batches.isEmpty, "a backlog of 20 gets its quick stage (without the model) first")
         try await queue.step()
         #expect(batches == [AnalysisQueue.embeddingBatch])
         #expect(embedder.embedded.first?.contains("19") == true, "newest first")

@@ -27,6 +27,7 @@ struct VectorStoreTests {
         try store.update(note)
         #expect(try store.lackingVectorCount(model: Self.model) == 1)
         #expect(try store.vectors(for: note.id, model: Self.model) == nil, "an edit drops the old vectors")
+        #expect(try store.nearest(to: [unit([1, 0, 0])], model: Self.model, limit: 3).isEmpty, "so the scan, which reads only the vectors, never finds them")
         #expect(try !store.saveVectors([unit([1, 0, 0])], for: note.id, contentHash: stale, model: Self.model), "vectors of old text are refused")
 
         try store.delete(note.id, at: Timestamp(milliseconds: 1_800_000_000_000))
