@@ -95,7 +95,22 @@ extension NoteStore {
             }
             if score > best[seq, default: -.infinity] { best[seq] = score }
         }
-        let top = best.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(limit)
+        // The best `limit` by insertion into a short sorted list: sorting all 10,000 scores was
+        // a third of the scan's time.
+        func isBetter(_ a: (key: Int64, value: Float), _ b: (key: Int64, value: Float)) -> Bool {
+            a.value != b.value ? a.value > b.value : a.key < b.key
+        }
+        var top: [(key: Int64, value: Float)] = []
+        top.reserveCapacity(limit + 1)
+        for entry in best where top.count < limit || isBetter(entry, top[top.count - 1]) {
+            var low = 0, high = top.count
+            while low < high {
+                let middle = (low + high) / 2
+                if isBetter(top[middle], entry) { low = middle + 1 } else { high = middle }
+            }
+            top.insert(entry, at: low)
+            if top.count > limit { top.removeLast() }
+        }
         guard !top.isEmpty else { return [] }
         let ids = try database.statement("SELECT seq, id FROM notes WHERE seq IN (\(top.map { String($0.key) }.joined(separator: ",")))")
             .rows { ($0.int(0), $0.string(1)) }
