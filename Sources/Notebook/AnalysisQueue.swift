@@ -127,6 +127,12 @@ public final class AnalysisQueue: @unchecked Sendable {
     static let quickBacklog = 8
     static let quickBacklogBatch = 64
 
+    /// Whether the quick stage of the notes waiting for it now would use the model: false for a
+    /// backlog (more than `quickBacklog`), whose quick stage needs no model at all.
+    public func quickStageUsesModel() throws -> Bool {
+        try next(in: try store.pendingQuickAnalysis(limit: failed.count + Self.quickBacklog + 1), count: Self.quickBacklog + 1).count <= Self.quickBacklog
+    }
+
     /// The quick stage without the model for up to `quickBacklogBatch` notes, if more than
     /// `quickBacklog` wait for it; false otherwise.
     private func quickBacklogStep() async throws -> Bool {

@@ -239,4 +239,22 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("NOTES_SUMMARIES is \"ai\"; use note or model"))
     }
+
+    @Test func aBacklogsQuickStageNeedsNoModel() throws {
+        let notebook = Notebook()
+        var ids = [try notebook.add("Pay the electricity bill by Friday"), try notebook.add("Errands\n- [ ] book the dentist")]
+        for index in 1...9 { ids.append(try notebook.add("Zebra fact number \(index)")) }
+        let missing = ["NOTES_MODEL": notebook.root + "/none.gguf", "NOTES_READER_MODEL": notebook.root + "/none.gguf"]
+        let result = try notebook.run(["analyze", "--quick", "--json"], environment: missing)
+        #expect(result.status == 0, "\(result.stderr)")
+        let shown = try ids.map { try #require(try notebook.run(["show", $0, "--json"]).json as? [String: Any]) }
+        let analyses = shown.compactMap { $0["analysis"] as? [String: Any] }
+        #expect(analyses.count == 11 && analyses.allSatisfy { $0["stage"] as? String == "quick" })
+        #expect(analyses[0]["category"] as? String == "finance" && analyses[2]["category"] as? String == "other", "the keywords' category")
+        #expect((analyses[1]["tasks"] as? [[String: Any]])?.first?["text"] as? String == "book the dentist")
+        // One note left is no backlog: its quick stage would use the model, which is missing.
+        _ = try notebook.add("Call the plumber")
+        let one = try notebook.run(["analyze", "--quick"], environment: missing)
+        #expect(one.status == 1 && one.stderr.contains("the model is unavailable"), "\(one.stderr)")
+    }
 }

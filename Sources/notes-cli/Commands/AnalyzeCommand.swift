@@ -21,8 +21,9 @@ struct AnalyzeCommand: NotesCommand {
             note's vectors for search by meaning are brought current first (only the notes whose
             text changed are embedded again). --quick gives every
             note without any analysis of its text the quick one (category, checklist items,
-            deadlines, its opening as summary; no generation), for a fresh import: the daemon
-            then replaces each with the full one. On a terminal the fields appear as they are
+            deadlines, its opening as summary; no generation), for a fresh import: with more
+            than 8 notes waiting it needs no model (the category from tags and keywords). The
+            daemon then replaces each with the full one. On a terminal the fields appear as they are
             generated. The daemon does the same in the background.
             """,
         options: [all, stale, quick, vectors, Common.json],
@@ -96,10 +97,12 @@ struct AnalyzeCommand: NotesCommand {
             if json { terminal.emit(.array([])) } else { terminal.printError("Every note is analysed.") }
             return
         }
-        if let reason = analyzer.unavailableReason() {
+        // A backlog's quick stage needs no model; a few notes' loads only the category's, on first use.
+        let usesModel = try !quick || ids != nil || queue.quickStageUsesModel()
+        if usesModel, let reason = analyzer.unavailableReason() {
             throw CommandFailure("the model is unavailable: \(reason). \(total) note\(total == 1 ? "" : "s") stay pending; see 'notes model'.")
         }
-        try waitFor { try await analyzer.prewarm() }
+        if !quick { try waitFor { try await analyzer.prewarm() } }
         let live = !json && terminal.err.isTerminal && !quick
         // On a terminal the response streams into one line (with the count); else a progress bar.
         progress = ProgressBar(terminal: terminal, total: live ? 0 : total, label: quick ? "Quick analysis" : "Analysing")
