@@ -22,7 +22,8 @@ public enum AnalysisEvent {
 /// Two stages. A note with no analysis of its current text gets a quick one first (no
 /// generation, so a new note has its category and deadlines within moments), newest change
 /// first, and before that (with an embedder) its vectors, several notes a step; a backlog of
-/// more than `quickBacklog` gets its quick stage without the model, before the vectors. Then,
+/// more than `quickBacklog` gets its quick stage without the model, before the vectors, even
+/// when the analyzer does not read notes (its full stage is then the scorer's). Then,
 /// when the analyzer reads notes with a model, every note lacking a full analysis gets one,
 /// oldest change first: when more than one is pending, up to the analyzer's
 /// `batchSize` are read at once, the next taking the place of each one done. Call `step()`
@@ -95,7 +96,9 @@ public final class AnalysisQueue: @unchecked Sendable {
     @discardableResult
     public func step(_ stages: Stages = .both, partial: (@Sendable (String) -> Void)? = nil) async throws -> Bool {
         let quickStage = stages == .quickOnly || (stages == .both && analyzer.readsNotes)
-        if quickStage, try await quickBacklogStep() { return true }
+        // A backlog's quick stage comes first even when the full stage is the scorer alone
+        // (no reader): at 0.6 s a note, that would leave an import without categories for long.
+        if stages != .fullOnly, try await quickBacklogStep() { return true }
         if try embedNext() { return true }
         if quickStage, let note = try next(in: try store.pendingQuickAnalysis(limit: failed.count + 1)) {
             await runQuick(note, usingModel: true)
@@ -126,6 +129,13 @@ public final class AnalysisQueue: @unchecked Sendable {
     /// for categories that their full stage gives again anyway.
     static let quickBacklog = 8
     static let quickBacklogBatch = 64
+
+    /// What a step can do while the analyzer's model is not loaded (missing, or asleep): a
+    /// backlog's quick stage, then vectors; false when neither has work.
+    public func stepWithoutModel() async throws -> Bool {
+        if try await quickBacklogStep() { return true }
+        return try embedNext()
+    }
 
     /// Whether the quick stage of the notes waiting for it now would use the model: false for a
     /// backlog (more than `quickBacklog`), whose quick stage needs no model at all.

@@ -240,6 +240,18 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         #expect(wrong.stderr.contains("NOTES_SUMMARIES is \"ai\"; use note or model"))
     }
 
+    @Test func theDaemonGivesABacklogItsQuickStageWhileTheModelIsMissing() throws {
+        let notebook = Notebook()
+        for index in 1...10 { _ = try notebook.add("Pay the bill number \(index)") }
+        let missing = ["NOTES_MODEL": notebook.root + "/none.gguf", "NOTES_EMBEDDING_MODEL": "none"]
+        let daemon = try DaemonProcess(notebook, environment: missing)
+        #expect(daemon.waitForLog("waiting for the model", seconds: 30))
+        #expect(daemon.waitForLog(") in ", count: 10, seconds: 30), "\(daemon.log)")
+        #expect(daemon.stop(signal: SIGTERM) == 0)
+        let listed = try #require(try notebook.run(["list", "--json"]).json as? [[String: Any]])
+        #expect(listed.count == 10 && listed.allSatisfy { ($0["analysis"] as? [String: Any])?["stage"] as? String == "quick" }, "\(daemon.log)")
+    }
+
     @Test func aBacklogsQuickStageNeedsNoModel() throws {
         let notebook = Notebook()
         var ids = [try notebook.add("Pay the electricity bill by Friday"), try notebook.add("Errands\n- [ ] book the dentist")]

@@ -81,9 +81,9 @@ struct DaemonCommand: NotesCommand {
                 }
             }
             if !once { try syncer.runIfDue(store: store) }
-            // Vectors need only the embedding model: they are made while the analyzer waits too
-            // (once it is ready, its steps make them, after the quick stage of a backlog).
-            if !worker.ready, try worker.embedNext() {
+            // A backlog's quick stage needs no model and vectors only the embedding model: both
+            // go on while the analyzer waits (once it is ready, its steps do them).
+            if !worker.ready, try worker.stepWithoutModel() {
                 lastWork = Clock.now().milliseconds
                 continue
             }
@@ -234,8 +234,12 @@ struct AnalysisWorker {
         log.info("model ready in \(Clock.now().milliseconds - started) ms")
     }
 
-    /// Makes the vectors of a batch of notes that lack them; false when none does.
-    func embedNext() throws -> Bool { try queue.embedNext() }
+    /// A backlog's quick stage or a batch of vectors, without the analyzer's model; false when
+    /// neither has work.
+    func stepWithoutModel() throws -> Bool {
+        let queue = self.queue
+        return try waitFor { try await queue.stepWithoutModel() }
+    }
 
     /// Analyses one note (a quick analysis before any full one); false when nothing is pending.
     /// `stopping`: asked while a note (or a batch) is analysed; true cancels it, and the notes
