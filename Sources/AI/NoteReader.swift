@@ -6,14 +6,14 @@ import Notes
 import Synchronization
 
 /// One task as the reader writes it.
-public struct ReadTask: Sendable, Equatable {
+struct ReadTask: Sendable, Equatable {
     public var task: String
     /// Words copied from the note that say when ("by Friday", "αύριο"), or "" for none.
     public var due: String
 }
 
 /// What the reader writes for a note.
-public struct NoteReading: Generable, Sendable, Equatable {
+struct NoteReading: Generable, Sendable, Equatable {
     public var tasks: [ReadTask]
     public var summary: String
     /// The reader's category, written last, after it has read the note for its tasks.
@@ -42,13 +42,13 @@ public struct NoteReading: Generable, Sendable, Equatable {
     static let maximumResponseTokens = GeneratedAnalysis.maximumTasks * (maximumTaskCharacters + maximumDueCharacters + 24)
         + maximumSummaryCharacters + 60
 
-    public init(tasks: [ReadTask], summary: String, category: Category = .other) {
+    init(tasks: [ReadTask], summary: String, category: Category = .other) {
         self.tasks = tasks
         self.summary = summary
         self.category = category
     }
 
-    public init(_ content: GeneratedContent) throws(GenerationDecodingError) {
+    init(_ content: GeneratedContent) throws(GenerationDecodingError) {
         var tasks: [ReadTask] = []
         guard case let .array(items) = try content.value(GeneratedContent.self, forProperty: "tasks").kind else {
             throw GenerationDecodingError("tasks is not an array")
@@ -139,7 +139,7 @@ public final class NoteReader: Sendable {
     }
 
     /// `summary`: whether the note needs one written (see `NoteReading.schema`).
-    public func read(_ note: Note, summary: Bool = true) async throws -> NoteReading {
+    func read(_ note: Note, summary: Bool = true) async throws -> NoteReading {
         let response = try await session.respond(to: NoteReader.prompt(for: note), schema: NoteReader.schema(summary: summary),
                                                  includeSchemaInPrompt: false, options: options)
         count(response.statistics)
@@ -151,7 +151,7 @@ public final class NoteReader: Sendable {
     /// `read(_:summary:)` gives it; `done` receives each reading when it is complete. Throws
     /// when the batch as a whole stops (no model, cancelled): the notes given and not done then
     /// have no reading.
-    public func read(pulling next: @escaping @Sendable () async -> (note: Note, summary: Bool)?,
+    func read(pulling next: @escaping @Sendable () async -> (note: Note, summary: Bool)?,
                      done: @escaping @Sendable (Note, Result<NoteReading, any Error>) async -> Void) async throws {
         let given = Mutex<[Note]>([])
         try await session.respond(pulling: {

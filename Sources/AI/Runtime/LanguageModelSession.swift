@@ -14,13 +14,13 @@ import Glibc
 public actor LanguageModelSession {
     public nonisolated let model: LanguageModel
     public nonisolated let instructions: String?
-    public nonisolated let promptStyle: PromptStyle
+    nonisolated let promptStyle: PromptStyle
     /// Tokens this session's context holds; the model configuration's size unless given.
     public nonisolated let contextSize: Int
     /// What the model may call before it answers (conversations only).
     public nonisolated let tools: [any Tool]
     /// True when each request sees the transcript of the ones before.
-    public nonisolated let isConversation: Bool
+    nonisolated let isConversation: Bool
     /// Tool calls allowed in one request; once they are made, the model must answer.
     public nonisolated let maximumToolCalls: Int
     /// How many prompts `respond(toEach:)` decodes in one batch (sequences in the context).
@@ -80,7 +80,7 @@ public actor LanguageModelSession {
         transcript = Transcript(entries: [.instructions(Transcript.Instructions(text: instructions, tools: definitions))])
     }
 
-    public var isRespondingNow: Bool { isResponding }
+    var isRespondingNow: Bool { isResponding }
 
     // MARK: Requests
 
@@ -154,7 +154,7 @@ public actor LanguageModelSession {
     /// picking among a few known answers. Write the choices as they continue the text (with
     /// their leading space: " work"). One evaluation of the prompt, reusing the cached prefix,
     /// serves every choice; only a choice's tokens after its first are evaluated, then dropped.
-    public func logProbabilities(of choices: [String], after prompt: String) async throws(GenerationError) -> [Double] {
+    func logProbabilities(of choices: [String], after prompt: String) async throws(GenerationError) -> [Double] {
         guard !isResponding else { throw .concurrentRequests }
         isResponding = true
         defer { isResponding = false }

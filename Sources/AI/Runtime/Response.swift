@@ -10,14 +10,14 @@ public struct Response<Content: Sendable>: Sendable {
 public struct GenerationStatistics: Sendable, Hashable {
     public var promptTokens: Int
     /// Prompt tokens whose keys and values were already in the cache (instructions, a prewarmed prefix).
-    public var reusedPromptTokens: Int
+    var reusedPromptTokens: Int
     /// Tokens of the response: sampled, plus fast-forwarded because the schema fixed them.
     public var responseTokens: Int
     public var sampledTokens: Int
     public var fastForwardedTokens: Int
     /// Steps where the model's most likely tokens all broke the schema and the whole vocabulary was masked.
     public var maskedSteps: Int
-    public var promptDuration: Duration
+    var promptDuration: Duration
     public var generationDuration: Duration
     /// Response tokens copied from the prompt: drafted, checked and kept (`GenerationOptions.promptLookup`).
     public var draftedTokens = 0

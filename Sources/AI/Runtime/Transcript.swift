@@ -45,7 +45,7 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection {
 
     public private(set) var entries: [Entry]
 
-    public init(entries: [Entry] = []) { self.entries = entries }
+    init(entries: [Entry] = []) { self.entries = entries }
 
     mutating func append(_ entry: Entry) { entries.append(entry) }
     mutating func removeLast(_ count: Int) { entries.removeLast(count) }
