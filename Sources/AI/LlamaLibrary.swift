@@ -35,8 +35,8 @@ enum LlamaLibrary {
 }
 
 struct LlamaLibraryError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public var description: String { "cannot load llama.cpp: \(message)" }
+    let message: String
+    var description: String { "cannot load llama.cpp: \(message)" }
 }
 
 /// The process environment as a dictionary, without Foundation.

@@ -8,15 +8,15 @@ import Glibc
 /// What the model generates for a note, in this property order: the category and urgency come
 /// first so that the tasks and summary are written knowing them.
 struct GeneratedAnalysis: Generable, Sendable, Equatable {
-    public var category: Category
-    public var urgency: Int
-    public var tasks: [String]
-    public var summary: String
+    var category: Category
+    var urgency: Int
+    var tasks: [String]
+    var summary: String
 
     static let maximumTasks = 6
     static let maximumSummaryWords = 30
 
-    public static let generationSchema = GenerationSchema.object("NoteAnalysis", properties: [
+    static let generationSchema = GenerationSchema.object("NoteAnalysis", properties: [
         .init("category", .string(anyOf: Category.allCases.map(\.rawValue))),
         .init("urgency", .integer(Analysis.urgencyRange)),
         .init("tasks", .array(of: .string(minLength: 1, maxLength: maximumTaskCharacters), maximumCount: maximumTasks)),
@@ -126,7 +126,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// Where a full analysis's tasks come from besides the reader: the note's checklist items
     /// alone (the default), or every task the rules find (`tasks(in:)`).
     public enum RuleTasks: String, Sendable { case checklists, all }
-    public let ruleTasks: RuleTasks
+    let ruleTasks: RuleTasks
 
     public init(model: LanguageModel, reader: NoteReader? = nil, corrections: [(text: String, category: Category)] = [],
                 summaries: Summaries = .note, ruleTasks: RuleTasks = .checklists) {
@@ -367,7 +367,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     }
 
     /// The user message: the dates the model needs for relative deadlines, then the note.
-    public static func prompt(for note: Note, today: Timestamp) -> String {
+    static func prompt(for note: Note, today: Timestamp) -> String {
         let text = NoteReader.cut(NoteText.fullText(title: note.title, body: note.body), toBytes: maximumNoteBytes)
         return promptPrefix + note.created.day + "\nToday: " + today.day + "\nNote:\n" + text
     }

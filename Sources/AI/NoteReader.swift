@@ -7,23 +7,23 @@ import Synchronization
 
 /// One task as the reader writes it.
 struct ReadTask: Sendable, Equatable {
-    public var task: String
+    var task: String
     /// Words copied from the note that say when ("by Friday", "αύριο"), or "" for none.
-    public var due: String
+    var due: String
 }
 
 /// What the reader writes for a note.
 struct NoteReading: Generable, Sendable, Equatable {
-    public var tasks: [ReadTask]
-    public var summary: String
+    var tasks: [ReadTask]
+    var summary: String
     /// The reader's category, written last, after it has read the note for its tasks.
-    public var category: Category
+    var category: Category
 
     static let maximumTaskCharacters = 90
     static let maximumDueCharacters = 32
     static let maximumSummaryCharacters = 260
 
-    public static let generationSchema = schema(summaryCharacters: maximumSummaryCharacters)
+    static let generationSchema = schema(summaryCharacters: maximumSummaryCharacters)
 
     /// A note short enough to be its own summary gets none written (`summaryCharacters` 0: the
     /// empty string is fast-forwarded), which is a third of a short note's time.
@@ -113,8 +113,8 @@ public final class NoteReader: Sendable {
     /// notes (the checked drafts are evaluated several tokens a step, and llama.cpp's CPU
     /// kernels sum a batch of rows in another order than one row, which flips near-ties) for a
     /// 1.09x faster generation (bench/ai/RESULTS.md).
-    public let batchSize: Int
-    public let copies: Bool
+    let batchSize: Int
+    let copies: Bool
 
     /// Four notes at once when several are pending: on a quiet machine (2 cores, the 1.5B
     /// reader) 1.57x as many short dev notes a minute as one at a time over 40 notes, 1.7x to
@@ -134,7 +134,7 @@ public final class NoteReader: Sendable {
                                        batchSize: self.batchSize)
     }
 
-    public func prewarm() async throws {
+    func prewarm() async throws {
         try await session.prewarm(promptPrefix: NoteReader.promptPrefix, schema: NoteReading.generationSchema, includeSchemaInPrompt: false)
     }
 

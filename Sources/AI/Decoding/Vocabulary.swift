@@ -13,7 +13,7 @@ final class Vocabulary: @unchecked Sendable {
         trie = ByteTrie(pieces: pieces)
     }
 
-    public var count: Int { pieces.count }
+    var count: Int { pieces.count }
 }
 
 /// Every token piece in one trie, built once per model. Children are linked lists, so that a

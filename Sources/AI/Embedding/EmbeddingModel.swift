@@ -18,7 +18,7 @@ public final class EmbeddingModel: Sendable {
     /// tokenized whole.
     static let maximumBytes = 64 * 1024
 
-    public let path: String
+    let path: String
     let libraryPath: String?
     let threads: Int
     /// For its cheap checks of the file and the library (`availability`); never loaded.
@@ -69,7 +69,7 @@ public final class EmbeddingModel: Sendable {
     }
 
     /// Loads the model and makes the notes' context now, so the first batch is not slower.
-    public func prewarm() throws(GenerationError) {
+    func prewarm() throws(GenerationError) {
         try withContext(documentContext, batchSize: 512, sequences: 32) { _ throws(GenerationError) in }
     }
 

@@ -22,10 +22,10 @@ public struct GenerationOptions: Sendable, Hashable {
     }
 
     /// Nil means greedy: note analysis wants the same answer for the same note.
-    public var sampling: SamplingMode?
+    var sampling: SamplingMode?
     /// Divides the logits before sampling; nil means 1. Ignored by greedy sampling.
     var temperature: Double?
-    public var maximumResponseTokens: Int?
+    var maximumResponseTokens: Int?
     /// Copies (prompt-lookup decoding, greedy guided generation only): after each sampled token,
     /// up to this many tokens that follow the output's last tokens in the prompt are drafted and
     /// checked in one evaluation; the output is the same as without. Nil or 0: off.

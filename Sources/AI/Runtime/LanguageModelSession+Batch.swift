@@ -4,8 +4,8 @@
 extension LanguageModelSession {
     /// One prompt of a batch, with the schema its answer follows.
     struct BatchRequest: Sendable {
-        public var prompt: String
-        public var schema: GenerationSchema
+        var prompt: String
+        var schema: GenerationSchema
 
         init(prompt: String, schema: GenerationSchema) {
             self.prompt = prompt

@@ -2,11 +2,11 @@
 
 public struct ModelConfiguration: Sendable, Hashable {
     /// A GGUF file.
-    public var modelPath: String
+    var modelPath: String
     /// A libllama file; nil searches `LlamaLibrary.candidates`.
     var libraryPath: String?
     /// Tokens per session context (prompt and response together).
-    public var contextSize: Int
+    var contextSize: Int
     public var threads: Int
     /// Where prewarmed prefixes are saved; nil keeps them in memory only.
     public var prefixCacheDirectory: String?

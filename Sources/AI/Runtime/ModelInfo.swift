@@ -1,13 +1,13 @@
 // What `notes model` shows, in human form (`description`) and as JSON (`jsonString`).
 
 public struct ModelInfo: Sendable, Hashable, CustomStringConvertible {
-    public var availability: LanguageModel.Availability
-    public var path: String
+    var availability: LanguageModel.Availability
+    var path: String
     /// The file's size, nil when it does not exist.
     var sizeBytes: Int?
     public var parameters: Int?
     /// The context each session gets.
-    public var contextSize: Int
+    var contextSize: Int
     /// The context the model was trained with.
     var trainedContextSize: Int?
     /// The GGUF's chat template; nil means the built-in plain format (see `PromptFormat`).

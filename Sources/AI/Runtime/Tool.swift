@@ -42,7 +42,7 @@ extension GeneratedContent: PromptRepresentable {
 
 /// A tool's call that threw: which tool, and what it threw.
 public struct ToolCallError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let toolName: String
+    let toolName: String
     let underlyingError: any Error
 
     init(toolName: String, underlyingError: any Error) {

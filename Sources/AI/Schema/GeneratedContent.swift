@@ -15,7 +15,7 @@ public struct GeneratedContent: Sendable, Hashable, CustomStringConvertible {
 
     var kind: Kind
     /// False for a snapshot cut short while streaming.
-    public var isComplete: Bool
+    var isComplete: Bool
 
     init(kind: Kind, isComplete: Bool = true) {
         self.kind = kind
@@ -77,7 +77,7 @@ public struct GeneratedContent: Sendable, Hashable, CustomStringConvertible {
 
 /// Generated content that cannot become the requested value, with the reason.
 public struct GenerationDecodingError: Error, CustomStringConvertible, Sendable, Hashable {
-    public let message: String
+    let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { "cannot decode generated content: \(message)" }
 }

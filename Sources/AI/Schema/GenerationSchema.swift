@@ -13,9 +13,9 @@ public indirect enum GenerationSchema: Sendable, Hashable {
     case anyOf(AnyOfSchema)
 
     public struct Property: Sendable, Hashable {
-        public var name: String
-        public var description: String?
-        public var schema: GenerationSchema
+        var name: String
+        var description: String?
+        var schema: GenerationSchema
         /// An optional property may be left out of the generated object.
         var isOptional: Bool
 
@@ -28,27 +28,27 @@ public indirect enum GenerationSchema: Sendable, Hashable {
     }
 
     public struct ObjectSchema: Sendable, Hashable {
-        public var name: String?
-        public var description: String?
+        var name: String?
+        var description: String?
         /// Generated in this order.
-        public var properties: [Property]
+        var properties: [Property]
     }
 
     public struct StringSchema: Sendable, Hashable {
         /// When set, the string is exactly one of these values.
-        public var anyOf: [String]?
+        var anyOf: [String]?
         /// In Unicode scalars, which is never fewer than Swift `Character`s.
-        public var maxLength: Int?
-        public var minLength: Int
+        var maxLength: Int?
+        var minLength: Int
         /// A regular expression the whole string matches (see `Pattern` for the supported subset).
-        public var pattern: String?
-        public var description: String?
+        var pattern: String?
+        var description: String?
     }
 
     public struct IntegerSchema: Sendable, Hashable {
         var minimum: Int?
         var maximum: Int?
-        public var description: String?
+        var description: String?
     }
 
     /// Decimal notation without an exponent, at most `fractionDigits` digits after the point.
@@ -56,19 +56,19 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         var minimum: Double?
         var maximum: Double?
         var fractionDigits: Int
-        public var description: String?
+        var description: String?
     }
 
     public struct ArraySchema: Sendable, Hashable {
-        public var items: GenerationSchema
+        var items: GenerationSchema
         var minimumCount: Int
-        public var maximumCount: Int?
-        public var description: String?
+        var maximumCount: Int?
+        var description: String?
     }
 
     public struct AnyOfSchema: Sendable, Hashable {
         var alternatives: [GenerationSchema]
-        public var description: String?
+        var description: String?
     }
 
     // MARK: Constructors
@@ -174,7 +174,7 @@ public indirect enum GenerationSchema: Sendable, Hashable {
 }
 
 struct SchemaError: Error, CustomStringConvertible, Sendable, Hashable {
-    public let message: String
+    let message: String
     init(_ message: String) { self.message = message }
-    public var description: String { "invalid schema: \(message)" }
+    var description: String { "invalid schema: \(message)" }
 }
