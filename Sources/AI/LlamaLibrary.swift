@@ -2,10 +2,10 @@
 import CLlama
 import Glibc
 
-public enum LlamaLibrary {
+enum LlamaLibrary {
     /// Where libllama is looked for, in order: `NOTES_LLAMA_LIBRARY`, the pinned install under
     /// `$NOTES_DEPS` (default /opt/notes-deps), then the bare name through the run path.
-    public static func candidates(environment: [String: String] = ProcessEnvironment.current) -> [String] {
+    static func candidates(environment: [String: String] = ProcessEnvironment.current) -> [String] {
         var result: [String] = []
         if let explicit = environment["NOTES_LLAMA_LIBRARY"], !explicit.isEmpty { result.append(explicit) }
         let deps = environment["NOTES_DEPS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/opt/notes-deps"
@@ -15,7 +15,7 @@ public enum LlamaLibrary {
     }
 
     /// The function table, or why libllama could not be loaded. `path` tries that file only.
-    public static func load(path: String? = nil) -> Result<notes_llama_api, LlamaLibraryError> {
+    static func load(path: String? = nil) -> Result<notes_llama_api, LlamaLibraryError> {
         locate(path: path).map(\.api)
     }
 
@@ -34,9 +34,9 @@ public enum LlamaLibrary {
     }
 }
 
-public struct LlamaLibraryError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public var description: String { "cannot load llama.cpp: \(message)" }
+struct LlamaLibraryError: Error, CustomStringConvertible, Sendable {
+    let message: String
+    var description: String { "cannot load llama.cpp: \(message)" }
 }
 
 /// The process environment as a dictionary, without Foundation.

@@ -7,16 +7,16 @@ import Glibc
 
 /// What the model generates for a note, in this property order: the category and urgency come
 /// first so that the tasks and summary are written knowing them.
-public struct GeneratedAnalysis: Generable, Sendable, Equatable {
-    public var category: Category
-    public var urgency: Int
-    public var tasks: [String]
-    public var summary: String
+struct GeneratedAnalysis: Generable, Sendable, Equatable {
+    var category: Category
+    var urgency: Int
+    var tasks: [String]
+    var summary: String
 
-    public static let maximumTasks = 6
-    public static let maximumSummaryWords = 30
+    static let maximumTasks = 6
+    static let maximumSummaryWords = 30
 
-    public static let generationSchema = GenerationSchema.object("NoteAnalysis", properties: [
+    static let generationSchema = GenerationSchema.object("NoteAnalysis", properties: [
         .init("category", .string(anyOf: Category.allCases.map(\.rawValue))),
         .init("urgency", .integer(Analysis.urgencyRange)),
         .init("tasks", .array(of: .string(minLength: 1, maxLength: maximumTaskCharacters), maximumCount: maximumTasks)),
@@ -46,7 +46,7 @@ public struct GeneratedAnalysis: Generable, Sendable, Equatable {
         ])
     }
 
-    public init(category: Category, urgency: Int, tasks: [String], summary: String) {
+    init(category: Category, urgency: Int, tasks: [String], summary: String) {
         self.category = category
         self.urgency = urgency
         self.tasks = tasks
@@ -54,7 +54,7 @@ public struct GeneratedAnalysis: Generable, Sendable, Equatable {
     }
 
     /// The analysis as the JSON the generator would have written, for the live display.
-    public var generatedContent: GeneratedContent {
+    var generatedContent: GeneratedContent {
         GeneratedContent(kind: .structure(properties: [
             "category": GeneratedContent(kind: .string(category.rawValue)),
             "urgency": GeneratedContent(kind: .number(String(urgency))),
@@ -63,7 +63,7 @@ public struct GeneratedAnalysis: Generable, Sendable, Equatable {
         ], orderedKeys: ["category", "urgency", "tasks", "summary"]))
     }
 
-    public init(_ content: GeneratedContent) throws(GenerationDecodingError) {
+    init(_ content: GeneratedContent) throws(GenerationDecodingError) {
         let name = try content.value(String.self, forProperty: "category")
         guard let category = Category(rawValue: name) else { throw GenerationDecodingError("unknown category \(name)") }
         self.init(category: category, urgency: try content.value(Int.self, forProperty: "urgency"),
@@ -83,7 +83,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// nearly always at its start; bytes bound the token count, characters do not), then a line
     /// saying the rest was cut. Checklist items from the whole note are still added as tasks
     /// (see `tasks(in:)`).
-    public static let maximumNoteBytes = 2_000
+    static let maximumNoteBytes = 2_000
     static let promptPrefix = "Created: "
 
     /// The model named by the environment, with a context that holds the instructions (about
@@ -126,7 +126,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// Where a full analysis's tasks come from besides the reader: the note's checklist items
     /// alone (the default), or every task the rules find (`tasks(in:)`).
     public enum RuleTasks: String, Sendable { case checklists, all }
-    public let ruleTasks: RuleTasks
+    let ruleTasks: RuleTasks
 
     public init(model: LanguageModel, reader: NoteReader? = nil, corrections: [(text: String, category: Category)] = [],
                 summaries: Summaries = .note, ruleTasks: RuleTasks = .checklists) {
@@ -169,7 +169,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
                                                      rulesVersion].joined(separator: "\u{0}")).prefix(8))
 
     /// The model file's name (through symbolic links), stored with each analysis for display.
-    public var modelName: String {
+    var modelName: String {
         NoteAnalyzer.name(of: model) + (reader.map { " + " + NoteAnalyzer.name(of: $0.model) } ?? "")
     }
 
@@ -348,7 +348,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     /// The summary taken from the note: its opening (`opening(of:)`) without its #tags, which are
     /// shown beside it already; with the tags when there is nothing else.
-    public static func extract(from body: String) -> String {
+    static func extract(from body: String) -> String {
         let opening = opening(of: body)
         let untagged = withoutTags(opening)
         return untagged.isEmpty ? opening : untagged
@@ -367,7 +367,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     }
 
     /// The user message: the dates the model needs for relative deadlines, then the note.
-    public static func prompt(for note: Note, today: Timestamp) -> String {
+    static func prompt(for note: Note, today: Timestamp) -> String {
         let text = NoteReader.cut(NoteText.fullText(title: note.title, body: note.body), toBytes: maximumNoteBytes)
         return promptPrefix + note.created.day + "\nToday: " + today.day + "\nNote:\n" + text
     }
@@ -378,7 +378,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     }
 
     /// Unchecked `- [ ]` / `* [ ]` items and `TODO:` lines, in order, as the user wrote them.
-    public static func checklistItems(in body: String) -> [String] {
+    static func checklistItems(in body: String) -> [String] {
         var items: [String] = []
         for line in body.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingWhitespace()

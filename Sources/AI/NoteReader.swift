@@ -6,24 +6,24 @@ import Notes
 import Synchronization
 
 /// One task as the reader writes it.
-public struct ReadTask: Sendable, Equatable {
-    public var task: String
+struct ReadTask: Sendable, Equatable {
+    var task: String
     /// Words copied from the note that say when ("by Friday", "αύριο"), or "" for none.
-    public var due: String
+    var due: String
 }
 
 /// What the reader writes for a note.
-public struct NoteReading: Generable, Sendable, Equatable {
-    public var tasks: [ReadTask]
-    public var summary: String
+struct NoteReading: Generable, Sendable, Equatable {
+    var tasks: [ReadTask]
+    var summary: String
     /// The reader's category, written last, after it has read the note for its tasks.
-    public var category: Category
+    var category: Category
 
     static let maximumTaskCharacters = 90
     static let maximumDueCharacters = 32
     static let maximumSummaryCharacters = 260
 
-    public static let generationSchema = schema(summaryCharacters: maximumSummaryCharacters)
+    static let generationSchema = schema(summaryCharacters: maximumSummaryCharacters)
 
     /// A note short enough to be its own summary gets none written (`summaryCharacters` 0: the
     /// empty string is fast-forwarded), which is a third of a short note's time.
@@ -42,13 +42,13 @@ public struct NoteReading: Generable, Sendable, Equatable {
     static let maximumResponseTokens = GeneratedAnalysis.maximumTasks * (maximumTaskCharacters + maximumDueCharacters + 24)
         + maximumSummaryCharacters + 60
 
-    public init(tasks: [ReadTask], summary: String, category: Category = .other) {
+    init(tasks: [ReadTask], summary: String, category: Category = .other) {
         self.tasks = tasks
         self.summary = summary
         self.category = category
     }
 
-    public init(_ content: GeneratedContent) throws(GenerationDecodingError) {
+    init(_ content: GeneratedContent) throws(GenerationDecodingError) {
         var tasks: [ReadTask] = []
         guard case let .array(items) = try content.value(GeneratedContent.self, forProperty: "tasks").kind else {
             throw GenerationDecodingError("tasks is not an array")
@@ -113,8 +113,8 @@ public final class NoteReader: Sendable {
     /// notes (the checked drafts are evaluated several tokens a step, and llama.cpp's CPU
     /// kernels sum a batch of rows in another order than one row, which flips near-ties) for a
     /// 1.09x faster generation (bench/ai/RESULTS.md).
-    public let batchSize: Int
-    public let copies: Bool
+    let batchSize: Int
+    let copies: Bool
 
     /// Four notes at once when several are pending: on a quiet machine (2 cores, the 1.5B
     /// reader) 1.57x as many short dev notes a minute as one at a time over 40 notes, 1.7x to
@@ -134,12 +134,12 @@ public final class NoteReader: Sendable {
                                        batchSize: self.batchSize)
     }
 
-    public func prewarm() async throws {
+    func prewarm() async throws {
         try await session.prewarm(promptPrefix: NoteReader.promptPrefix, schema: NoteReading.generationSchema, includeSchemaInPrompt: false)
     }
 
     /// `summary`: whether the note needs one written (see `NoteReading.schema`).
-    public func read(_ note: Note, summary: Bool = true) async throws -> NoteReading {
+    func read(_ note: Note, summary: Bool = true) async throws -> NoteReading {
         let response = try await session.respond(to: NoteReader.prompt(for: note), schema: NoteReader.schema(summary: summary),
                                                  includeSchemaInPrompt: false, options: options)
         count(response.statistics)
@@ -151,7 +151,7 @@ public final class NoteReader: Sendable {
     /// `read(_:summary:)` gives it; `done` receives each reading when it is complete. Throws
     /// when the batch as a whole stops (no model, cancelled): the notes given and not done then
     /// have no reading.
-    public func read(pulling next: @escaping @Sendable () async -> (note: Note, summary: Bool)?,
+    func read(pulling next: @escaping @Sendable () async -> (note: Note, summary: Bool)?,
                      done: @escaping @Sendable (Note, Result<NoteReading, any Error>) async -> Void) async throws {
         let given = Mutex<[Note]>([])
         try await session.respond(pulling: {

@@ -36,7 +36,7 @@ public final class AnalysisQueue: @unchecked Sendable {
     let store: NoteStore
     public let analyzer: any NoteAnalyzing
     /// Makes the notes' vectors; nil: none are made (search by words only).
-    public let embedder: (any TextEmbedding)?
+    let embedder: (any TextEmbedding)?
     let clock: () -> Timestamp
     let report: (AnalysisEvent) -> Void
     /// Notes (id and content hash) whose analysis failed here: skipped until edited.
@@ -45,7 +45,7 @@ public final class AnalysisQueue: @unchecked Sendable {
     private var failedVectors: Set<String> = []
 
     /// Notes embedded together in one step: their chunks share the model's batches.
-    public static let embeddingBatch = 16
+    static let embeddingBatch = 16
 
     public init(store: NoteStore, analyzer: any NoteAnalyzing, embedder: (any TextEmbedding)? = nil, clock: @escaping () -> Timestamp,
                 report: @escaping (AnalysisEvent) -> Void = { _ in }) {

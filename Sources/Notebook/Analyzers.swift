@@ -5,8 +5,8 @@ import Notes
 import Storage
 
 /// A setting that names no analyzer; nothing was analysed.
-public struct AnalyzerSettingError: Error, CustomStringConvertible {
-    public let description: String
+struct AnalyzerSettingError: Error, CustomStringConvertible {
+    let description: String
 }
 
 public enum Analyzers {

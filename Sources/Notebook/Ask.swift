@@ -31,10 +31,10 @@ public final class NotebookQuestions: Sendable {
 
     /// The answer's longest text, in characters: enough for a few sentences, too little to copy
     /// the notebook out whatever a note asks.
-    public static let maximumAnswerCharacters = 500
-    public static let maximumSources = 3
+    static let maximumAnswerCharacters = 500
+    static let maximumSources = 3
     /// Tool calls per question; then the model answers from what it has.
-    public static let maximumToolCalls = 4
+    static let maximumToolCalls = 4
 
     let session: LanguageModelSession
     let sources: AskSources
@@ -137,11 +137,11 @@ public final class NotebookQuestions: Sendable {
         """
 }
 
-public enum AskError: Error, CustomStringConvertible, Equatable {
+enum AskError: Error, CustomStringConvertible, Equatable {
     case emptyQuestion
     case noAnswer
 
-    public var description: String {
+    var description: String {
         switch self {
         case .emptyQuestion: "the question is empty"
         case .noAnswer: "the model gave no answer"

@@ -3,8 +3,8 @@
 // is done. Notes added meanwhile join it. Pure: it is told the pending counts and the time.
 
 public final class Backlog {
-    public static let everyNotes = 10
-    public static let everyMilliseconds: Int64 = 60_000
+    static let everyNotes = 10
+    static let everyMilliseconds: Int64 = 60_000
     private var throughput: Throughput?
     private var done = 0
     private var lastLine: (done: Int, at: Int64) = (0, 0)

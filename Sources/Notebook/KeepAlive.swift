@@ -5,10 +5,10 @@
 // the clock.
 public struct KeepAlive: Sendable, Equatable {
     /// Milliseconds without work before the model sleeps; nil: never.
-    public let duration: Int64?
+    let duration: Int64?
     public static let standard = KeepAlive(duration: 300_000)
 
-    public init(duration: Int64?) { self.duration = duration }
+    init(duration: Int64?) { self.duration = duration }
 
     /// "5m", "90s", "1h", a number of seconds, "0", or "forever"; nil for anything else.
     public init?(_ text: String) {

@@ -9,7 +9,7 @@ import Storage
 public struct NotebookHome: Sendable, Equatable {
     public let path: String
 
-    public init(path: String) { self.path = path }
+    init(path: String) { self.path = path }
 
     public init(environment: [String: String]) {
         if let home = environment["NOTES_HOME"], !home.isEmpty {

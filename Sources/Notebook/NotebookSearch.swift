@@ -23,7 +23,7 @@ public struct NotebookSearch {
 
     /// Below this cosine a note is not "about the same thing" (all-MiniLM-L6-v2 puts unrelated
     /// short texts near 0.0 to 0.2, and paraphrases above 0.4).
-    public static let minimumSimilarity: Float = 0.3
+    static let minimumSimilarity: Float = 0.3
     /// Reciprocal rank fusion's constant: the usual 60, so that the first few ranks of either
     /// list weigh about alike.
     static let fusionConstant = 60.0

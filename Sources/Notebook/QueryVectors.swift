@@ -25,7 +25,7 @@ enum QueryVectorProtocol {
 /// weights are a mapping of one file, so the two share their pages, and a search never waits
 /// behind a backlog being embedded.
 public final class QueryVectorService: Sendable {
-    public let path: String
+    let path: String
     private let listener: LocalSocket
     private let stopped = Flag()
 
@@ -63,7 +63,7 @@ public final class QueryVectorService: Sendable {
 
     /// The vector of `query` from the daemon listening at `path`, made by the model `version`;
     /// nil when no daemon listens, or it cannot answer in time, or its model is another.
-    public static func ask(path: String, query: String, version: String, timeoutMilliseconds: Int = 3000) -> [Float]? {
+    static func ask(path: String, query: String, version: String, timeoutMilliseconds: Int = 3000) -> [Float]? {
         let bytes = Array(query.utf8)
         guard bytes.count <= QueryVectorProtocol.maximumQueryBytes,
               let socket = try? LocalSocket.connect(to: path, timeoutMilliseconds: timeoutMilliseconds) else { return nil }
@@ -157,8 +157,8 @@ public final class QueryVectorService: Sendable {
 /// The search's side: the query's vector from the daemon when one answers, else from `local`.
 /// Everything else (notes' vectors, the version, availability) is `local`'s.
 public struct DaemonQueryEmbedding: TextEmbedding {
-    public let local: any TextEmbedding
-    public let socketPath: String
+    let local: any TextEmbedding
+    let socketPath: String
 
     public init(local: any TextEmbedding, socketPath: String) {
         self.local = local

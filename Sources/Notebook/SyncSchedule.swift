@@ -6,9 +6,9 @@
 /// interval is when to look for one again.
 public struct SyncSchedule: Sendable, Equatable {
     /// How long the notebook must stay quiet after a local change before it is synced.
-    public static let debounce: Int64 = 10_000
+    static let debounce: Int64 = 10_000
     /// The first sync after start: soon, but not in the middle of start-up.
-    public static let firstDelay: Int64 = 2_000
+    static let firstDelay: Int64 = 2_000
 
     public let interval: Int64
     /// Read from the sync repository at start and at each interval, not on every wake-up: a

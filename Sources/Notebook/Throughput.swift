@@ -4,8 +4,8 @@
 
 /// Work on `total` notes that began at `started` (milliseconds).
 public struct Throughput: Sendable, Equatable {
-    public let total: Int
-    public let started: Int64
+    let total: Int
+    let started: Int64
 
     public init(total: Int, started: Int64) {
         self.total = total
@@ -13,14 +13,14 @@ public struct Throughput: Sendable, Equatable {
     }
 
     /// Notes per minute over the work so far; nil until a note is done or a moment has passed.
-    public func notesPerMinute(done: Int, now: Int64) -> Double? {
+    func notesPerMinute(done: Int, now: Int64) -> Double? {
         let elapsed = now - started
         guard done > 0, elapsed > 0 else { return nil }
         return Double(done) * 60_000 / Double(elapsed)
     }
 
     /// Milliseconds left at the pace so far; nil while there is no pace yet.
-    public func millisecondsLeft(done: Int, now: Int64) -> Int64? {
+    func millisecondsLeft(done: Int, now: Int64) -> Int64? {
         guard let pace = notesPerMinute(done: done, now: now) else { return nil }
         return Int64((Double(max(0, total - done)) / pace * 60_000).rounded())
     }
@@ -36,7 +36,7 @@ public struct Throughput: Sendable, Equatable {
     }
 
     /// One decimal below 10 notes a minute ("0.4", "8.3"), whole numbers above ("140").
-    public static func pace(_ notesPerMinute: Double) -> String {
+    static func pace(_ notesPerMinute: Double) -> String {
         if notesPerMinute >= 10 { return String(Int(notesPerMinute.rounded())) }
         let tenths = Int((notesPerMinute * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"

@@ -7,7 +7,7 @@ public struct FileSystemError: Error, Equatable, CustomStringConvertible {
     public let path: String
     public let code: Int32
 
-    public init(path: String, code: Int32) {
+    init(path: String, code: Int32) {
         self.path = path
         self.code = code
     }
@@ -27,7 +27,7 @@ public struct FileSystemError: Error, Equatable, CustomStringConvertible {
 /// otherwise; the umask can only narrow them. A directory that already exists keeps the mode
 /// its owner gave it, except one that holds a secret, which `makePrivate` narrows to 0700.
 public enum FileSystem {
-    public static let directoryMode: mode_t = 0o700
+    static let directoryMode: mode_t = 0o700
     public static let fileMode: mode_t = 0o600
 
     /// The C library's message for an errno value.

@@ -2,11 +2,11 @@
 // and which are links to other notes. One scanner, so tags and links never disagree about what
 // is code, a URL or HTML.
 
-public enum MarkdownText {
+enum MarkdownText {
     /// A part of the text that matters to tags or links. Everything else (fenced and inline
     /// code, HTML tags and comments, `%%comments%%`, URLs, link text and destinations) is passed
     /// over.
-    public enum Piece: Equatable {
+    enum Piece: Equatable {
         /// Running text; a piece starts after a line break or something passed over.
         case prose(Substring)
         /// A `[[wikilink]]`, `![[embed]]` or relative Markdown link to a note.
@@ -14,7 +14,7 @@ public enum MarkdownText {
     }
 
     /// Every prose run and note link, in order.
-    public static func pieces(_ text: String) -> [Piece] {
+    static func pieces(_ text: String) -> [Piece] {
         var scanner = Scanner()
         // By byte: "\r\n" gives an empty line between the two, which changes nothing here.
         for line in text.utf8.split(omittingEmptySubsequences: false, whereSeparator: { $0 == 10 || $0 == 13 }) {
@@ -229,7 +229,7 @@ public struct NoteLink: Hashable, Sendable {
     /// A Markdown link: `target` is a file path relative to the linking note's folder.
     public var relative: Bool
 
-    public init(target: String, heading: String? = nil, embed: Bool = false, relative: Bool = false) {
+    init(target: String, heading: String? = nil, embed: Bool = false, relative: Bool = false) {
         self.target = target
         self.heading = heading
         self.embed = embed

@@ -31,7 +31,7 @@ public enum NoteText {
     }
 
     /// The longest title kept; longer first lines are cut at a word boundary.
-    public static let maximumTitleLength = 120
+    static let maximumTitleLength = 120
 
     /// The first non-blank line, without Markdown heading marks or trailing #tags, cut to
     /// `maximumTitleLength`.

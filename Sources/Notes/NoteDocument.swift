@@ -15,14 +15,14 @@
 public enum NoteDocument {
     /// What a file says; fields a plain Markdown file lacks are nil.
     public struct Parsed: Equatable, Sendable {
-        public var id: NoteID?
-        public var title: String?
-        public var tags: [String]?
+        var id: NoteID?
+        var title: String?
+        var tags: [String]?
         /// Other names links may use for the note (Obsidian's `aliases:`).
-        public var aliases: [String]?
-        public var created: Timestamp?
-        public var updated: Timestamp?
-        public var body: String
+        var aliases: [String]?
+        var created: Timestamp?
+        var updated: Timestamp?
+        var body: String
     }
 
     public enum ParseError: Error, Equatable, CustomStringConvertible {

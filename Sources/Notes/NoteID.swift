@@ -40,7 +40,7 @@ public struct NoteID: Hashable, Comparable, Sendable, CustomStringConvertible {
         rawValue = NoteID.dashed(bytes.map { NoteID.hex($0) }.joined())
     }
 
-    public init(milliseconds: Int64) {
+    init(milliseconds: Int64) {
         var generator = SystemRandomNumberGenerator()
         self.init(milliseconds: milliseconds, using: &generator)
     }

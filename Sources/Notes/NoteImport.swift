@@ -22,8 +22,8 @@ public enum NoteImport {
     /// modification time.
     public struct File: Sendable {
         public var relativePath: String
-        public var document: NoteDocument.Parsed
-        public var modified: Timestamp
+        var document: NoteDocument.Parsed
+        var modified: Timestamp
 
         public init(relativePath: String, document: NoteDocument.Parsed, modified: Timestamp) {
             self.relativePath = relativePath
@@ -32,7 +32,7 @@ public enum NoteImport {
         }
 
         /// The path without the file's extension.
-        public var path: String {
+        var path: String {
             guard let dot = relativePath.lastIndex(of: "."), !relativePath[dot...].contains("/") else { return relativePath }
             return String(relativePath[..<dot])
         }

@@ -64,7 +64,7 @@ public enum NoteRules {
     }
 
     /// Clause 4: the times a note gets from its front matter and a fallback time.
-    public static func times(created: Timestamp?, updated: Timestamp?, fallback: Timestamp) -> (created: Timestamp, updated: Timestamp) {
+    static func times(created: Timestamp?, updated: Timestamp?, fallback: Timestamp) -> (created: Timestamp, updated: Timestamp) {
         let created = created ?? updated ?? fallback
         return (created, updated ?? max(created, fallback))
     }

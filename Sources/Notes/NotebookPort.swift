@@ -25,7 +25,7 @@ public struct NoteRecord: Hashable, Sendable {
         self.init(id: note.id, state: .live(note), analysis: analysis)
     }
 
-    public var note: Note? {
+    var note: Note? {
         if case let .live(note) = state { return note }
         return nil
     }

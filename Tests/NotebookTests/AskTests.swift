@@ -1,6 +1,6 @@
 // `notes ask`'s flow: the tools over a notebook, the answer's schema, and one question end to
 // end on a real model with a note that tries to take over (prompt injection).
-import AI
+@testable import AI
 import Foundation
 import Notes
 import Storage

@@ -1,5 +1,5 @@
 // Where the notebook lives: NOTES_HOME, then XDG_DATA_HOME, then ~/.local/share; the paths in it.
-import Notebook
+@testable import Notebook
 import Testing
 
 struct NotebookHomeTests {

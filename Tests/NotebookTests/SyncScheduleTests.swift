@@ -1,5 +1,5 @@
 // The daemon's sync schedule, driven by a clock the test sets.
-import Notebook
+@testable import Notebook
 import Testing
 
 /// `take` outside `#expect`, which cannot call a mutating method.

@@ -1,6 +1,6 @@
 // FileSystem: its errors (path and errno) and its mode policy (0700 directories, 0600 files).
 import Glibc
-import Notes
+@testable import Notes
 import Testing
 import TestSupport
 

@@ -1,5 +1,5 @@
 // Links and tags read from Markdown the way Obsidian reads them.
-import Notes
+@testable import Notes
 import Testing
 
 struct MarkdownTextTests {

@@ -1,5 +1,5 @@
 // The Markdown file format: our own files round-trip exactly, other tools' files import sensibly.
-import Notes
+@testable import Notes
 import Testing
 
 struct NoteDocumentTests {

@@ -1,5 +1,5 @@
 // NoteRules, clause by clause (see its doc comment), for each origin.
-import Notes
+@testable import Notes
 import Testing
 
 struct NoteRulesTests {

@@ -1,5 +1,5 @@
 // Titles, tags and the strict decoding of typed input.
-import Notes
+@testable import Notes
 import Testing
 
 struct NoteTextTests {

@@ -10,15 +10,15 @@ import Synchronization
 public final class EmbeddingModel: Sendable {
     /// Tokens in one chunk, its start and end tokens included: what the model was trained on
     /// (all-MiniLM-L6-v2 cuts at 256), so a longer note is embedded as several chunks.
-    public static let chunkTokens = 256
+    static let chunkTokens = 256
     /// Chunks kept for one note: about 3,000 words of English. Beyond that a note is found by
     /// its words, and by the meaning of its first part.
-    public static let maximumChunks = 16
+    static let maximumChunks = 16
     /// Bytes of a note read for its chunks: enough for `maximumChunks`, so a 10 MB note is not
     /// tokenized whole.
     static let maximumBytes = 64 * 1024
 
-    public let path: String
+    let path: String
     let libraryPath: String?
     let threads: Int
     /// For its cheap checks of the file and the library (`availability`); never loaded.
@@ -29,7 +29,7 @@ public final class EmbeddingModel: Sendable {
     private let queryContext = Mutex<EmbeddingContext?>(nil)
     private let documentContext = Mutex<EmbeddingContext?>(nil)
 
-    public init(path: String, libraryPath: String? = nil, threads: Int = 2) {
+    init(path: String, libraryPath: String? = nil, threads: Int = 2) {
         self.path = path
         self.libraryPath = libraryPath
         self.threads = threads
@@ -69,7 +69,7 @@ public final class EmbeddingModel: Sendable {
     }
 
     /// Loads the model and makes the notes' context now, so the first batch is not slower.
-    public func prewarm() throws(GenerationError) {
+    func prewarm() throws(GenerationError) {
         try withContext(documentContext, batchSize: 512, sequences: 32) { _ throws(GenerationError) in }
     }
 

@@ -3,21 +3,21 @@
 
 extension LanguageModelSession {
     /// One prompt of a batch, with the schema its answer follows.
-    public struct BatchRequest: Sendable {
-        public var prompt: String
-        public var schema: GenerationSchema
+    struct BatchRequest: Sendable {
+        var prompt: String
+        var schema: GenerationSchema
 
-        public init(prompt: String, schema: GenerationSchema) {
+        init(prompt: String, schema: GenerationSchema) {
             self.prompt = prompt
             self.schema = schema
         }
     }
 
-    public typealias BatchResult = Result<Response<GeneratedContent>, GenerationError>
+    typealias BatchResult = Result<Response<GeneratedContent>, GenerationError>
 
     /// Guided generation for several prompts at once (`respond(pulling:done:)`); one result per
     /// request, in order.
-    public func respond(toEach requests: [BatchRequest], includeSchemaInPrompt: Bool = true,
+    func respond(toEach requests: [BatchRequest], includeSchemaInPrompt: Bool = true,
                         options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> [BatchResult] {
         let queue = RequestQueue(requests)
         try await respond(pulling: { queue.next() }, includeSchemaInPrompt: includeSchemaInPrompt, options: options) { index, result in
@@ -38,7 +38,7 @@ extension LanguageModelSession {
     /// others'. With greedy decoding each answer is the one `respond(to:schema:)` gives, but for
     /// float near-ties. A request that fails (too long, over its token budget) does not stop
     /// the others; cancellation and a failing decode do.
-    public func respond(pulling next: @Sendable () async -> BatchRequest?, includeSchemaInPrompt: Bool = true,
+    func respond(pulling next: @Sendable () async -> BatchRequest?, includeSchemaInPrompt: Bool = true,
                         options: GenerationOptions = GenerationOptions(),
                         done: @Sendable (Int, BatchResult) async -> Void) async throws(GenerationError) {
         guard !isResponding else { throw .concurrentRequests }

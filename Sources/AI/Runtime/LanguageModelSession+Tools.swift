@@ -35,7 +35,7 @@ extension LanguageModelSession {
     /// A guided answer where what the model may do is decided again before every step, from the
     /// transcript so far: the answer's schema can then be held to what the tools returned in this
     /// request (its sources among the notes they found, say), and a step can require a call.
-    public func respond(to prompt: String, options: GenerationOptions = GenerationOptions(),
+    func respond(to prompt: String, options: GenerationOptions = GenerationOptions(),
                         next: @escaping @Sendable (Transcript) -> NextStep) async throws(GenerationError) -> Response<GeneratedContent> {
         guard isConversation else {
             guard case .answer(let fixed) = next(transcript) else { throw .invalidSchema("a request without tools cannot call one") }

@@ -12,19 +12,19 @@ import Glibc
 ///   instructions and its prompt alone, for one note after another behind one prewarmed
 ///   prefix; the transcript holds the instructions and the last request.
 public actor LanguageModelSession {
-    public nonisolated let model: LanguageModel
-    public nonisolated let instructions: String?
-    public nonisolated let promptStyle: PromptStyle
+    nonisolated let model: LanguageModel
+    nonisolated let instructions: String?
+    nonisolated let promptStyle: PromptStyle
     /// Tokens this session's context holds; the model configuration's size unless given.
-    public nonisolated let contextSize: Int
+    nonisolated let contextSize: Int
     /// What the model may call before it answers (conversations only).
-    public nonisolated let tools: [any Tool]
+    nonisolated let tools: [any Tool]
     /// True when each request sees the transcript of the ones before.
-    public nonisolated let isConversation: Bool
+    nonisolated let isConversation: Bool
     /// Tool calls allowed in one request; once they are made, the model must answer.
-    public nonisolated let maximumToolCalls: Int
+    nonisolated let maximumToolCalls: Int
     /// How many prompts `respond(toEach:)` decodes in one batch (sequences in the context).
-    public nonisolated let batchSize: Int
+    nonisolated let batchSize: Int
     var context: LlamaContext?
     /// Set by the tests: the token model a conversation runs on instead of llama.cpp.
     let backend: (any SessionBackend)?
@@ -80,7 +80,7 @@ public actor LanguageModelSession {
         transcript = Transcript(entries: [.instructions(Transcript.Instructions(text: instructions, tools: definitions))])
     }
 
-    public var isRespondingNow: Bool { isResponding }
+    var isRespondingNow: Bool { isResponding }
 
     // MARK: Requests
 
@@ -94,7 +94,7 @@ public actor LanguageModelSession {
         return Response(content: text, rawContent: text, statistics: statistics)
     }
 
-    public func respond<T: Generable & Sendable>(to prompt: String, generating type: T.Type = T.self, includeSchemaInPrompt: Bool = true,
+    func respond<T: Generable & Sendable>(to prompt: String, generating type: T.Type = T.self, includeSchemaInPrompt: Bool = true,
                                                  options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> Response<T> {
         let response = try await respond(to: prompt, schema: T.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
         do {
@@ -114,7 +114,7 @@ public actor LanguageModelSession {
 
     /// Yields snapshots as the response grows; the last one is complete. Cancelling the
     /// consuming task stops the generation at the next decode step.
-    public nonisolated func streamResponse(to prompt: String, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
+    nonisolated func streamResponse(to prompt: String, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
                                            options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<ResponseSnapshot, Error> {
         if isConversation {
             let fixed: (@Sendable (Transcript) -> NextStep)? = if let schema { { @Sendable _ in .answer(schema) } } else { nil }
@@ -142,7 +142,7 @@ public actor LanguageModelSession {
         }
     }
 
-    public nonisolated func streamResponse<T: Generable>(to prompt: String, generating type: T.Type = T.self, includeSchemaInPrompt: Bool = true,
+    nonisolated func streamResponse<T: Generable>(to prompt: String, generating type: T.Type = T.self, includeSchemaInPrompt: Bool = true,
                                                          options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<ResponseSnapshot, Error> {
         streamResponse(to: prompt, schema: T.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
     }
@@ -154,7 +154,7 @@ public actor LanguageModelSession {
     /// picking among a few known answers. Write the choices as they continue the text (with
     /// their leading space: " work"). One evaluation of the prompt, reusing the cached prefix,
     /// serves every choice; only a choice's tokens after its first are evaluated, then dropped.
-    public func logProbabilities(of choices: [String], after prompt: String) async throws(GenerationError) -> [Double] {
+    func logProbabilities(of choices: [String], after prompt: String) async throws(GenerationError) -> [Double] {
         guard !isResponding else { throw .concurrentRequests }
         isResponding = true
         defer { isResponding = false }

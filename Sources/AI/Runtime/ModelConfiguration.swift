@@ -2,16 +2,16 @@
 
 public struct ModelConfiguration: Sendable, Hashable {
     /// A GGUF file.
-    public var modelPath: String
+    var modelPath: String
     /// A libllama file; nil searches `LlamaLibrary.candidates`.
-    public var libraryPath: String?
+    var libraryPath: String?
     /// Tokens per session context (prompt and response together).
-    public var contextSize: Int
+    var contextSize: Int
     public var threads: Int
     /// Where prewarmed prefixes are saved; nil keeps them in memory only.
     public var prefixCacheDirectory: String?
 
-    public init(modelPath: String, libraryPath: String? = nil, contextSize: Int = 2048, threads: Int = 2,
+    init(modelPath: String, libraryPath: String? = nil, contextSize: Int = 2048, threads: Int = 2,
                 prefixCacheDirectory: String? = nil) {
         self.modelPath = modelPath
         self.libraryPath = libraryPath

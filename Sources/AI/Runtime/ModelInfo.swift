@@ -1,22 +1,22 @@
 // What `notes model` shows, in human form (`description`) and as JSON (`jsonString`).
 
 public struct ModelInfo: Sendable, Hashable, CustomStringConvertible {
-    public var availability: LanguageModel.Availability
-    public var path: String
+    var availability: LanguageModel.Availability
+    var path: String
     /// The file's size, nil when it does not exist.
-    public var sizeBytes: Int?
+    var sizeBytes: Int?
     public var parameters: Int?
     /// The context each session gets.
-    public var contextSize: Int
+    var contextSize: Int
     /// The context the model was trained with.
-    public var trainedContextSize: Int?
+    var trainedContextSize: Int?
     /// The GGUF's chat template; nil means the built-in plain format (see `PromptFormat`).
-    public var chatTemplate: String?
+    var chatTemplate: String?
     /// llama.cpp's one-line description (architecture, size, quantisation).
-    public var modelType: String?
+    var modelType: String?
     public var vocabularySize: Int?
 
-    public init(availability: LanguageModel.Availability, path: String, sizeBytes: Int?, parameters: Int?, contextSize: Int,
+    init(availability: LanguageModel.Availability, path: String, sizeBytes: Int?, parameters: Int?, contextSize: Int,
                 trainedContextSize: Int?, chatTemplate: String?, modelType: String?, vocabularySize: Int?) {
         self.availability = availability
         self.path = path

@@ -8,19 +8,19 @@ public struct Response<Content: Sendable>: Sendable {
 }
 
 public struct GenerationStatistics: Sendable, Hashable {
-    public var promptTokens: Int
+    var promptTokens: Int
     /// Prompt tokens whose keys and values were already in the cache (instructions, a prewarmed prefix).
-    public var reusedPromptTokens: Int
+    var reusedPromptTokens: Int
     /// Tokens of the response: sampled, plus fast-forwarded because the schema fixed them.
     public var responseTokens: Int
     public var sampledTokens: Int
-    public var fastForwardedTokens: Int
+    var fastForwardedTokens: Int
     /// Steps where the model's most likely tokens all broke the schema and the whole vocabulary was masked.
     public var maskedSteps: Int
-    public var promptDuration: Duration
+    var promptDuration: Duration
     public var generationDuration: Duration
     /// Response tokens copied from the prompt: drafted, checked and kept (`GenerationOptions.promptLookup`).
-    public var draftedTokens = 0
+    var draftedTokens = 0
 
     /// Response tokens per second of generation.
     public var tokensPerSecond: Double {
@@ -32,12 +32,12 @@ public struct GenerationStatistics: Sendable, Hashable {
 /// A partially generated response: the text so far and, for guided requests, its content with
 /// unfinished values cut where they stop (`isComplete` false on those).
 public struct ResponseSnapshot: Sendable {
-    public var rawContent: String
+    var rawContent: String
     public var content: GeneratedContent?
     public var isComplete: Bool
 
     /// The final snapshot's content as a typed value.
-    public func value<T: ConvertibleFromGeneratedContent>(_ type: T.Type = T.self) throws(GenerationDecodingError) -> T {
+    func value<T: ConvertibleFromGeneratedContent>(_ type: T.Type = T.self) throws(GenerationDecodingError) -> T {
         guard let content, isComplete else { throw GenerationDecodingError("the response is not complete") }
         return try T(content)
     }

@@ -42,10 +42,10 @@ extension GeneratedContent: PromptRepresentable {
 
 /// A tool's call that threw: which tool, and what it threw.
 public struct ToolCallError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let toolName: String
-    public let underlyingError: any Error
+    let toolName: String
+    let underlyingError: any Error
 
-    public init(toolName: String, underlyingError: any Error) {
+    init(toolName: String, underlyingError: any Error) {
         self.toolName = toolName
         self.underlyingError = underlyingError
     }

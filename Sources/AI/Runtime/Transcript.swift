@@ -12,14 +12,14 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection {
 
     /// The session's instructions and the tools it offers, as the model is shown them.
     public struct Instructions: Sendable, Equatable {
-        public var text: String?
-        public var tools: [ToolDefinition]
+        var text: String?
+        var tools: [ToolDefinition]
     }
 
     public struct ToolDefinition: Sendable, Equatable {
-        public var name: String
-        public var description: String
-        public var parameters: GenerationSchema
+        var name: String
+        var description: String
+        var parameters: GenerationSchema
     }
 
     public struct Prompt: Sendable, Equatable {
@@ -34,7 +34,7 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection {
 
     /// What a tool returned, as the model reads it.
     public struct ToolOutput: Sendable, Equatable {
-        public var toolName: String
+        var toolName: String
         public var text: String
     }
 
@@ -43,9 +43,9 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection {
         public var text: String
     }
 
-    public private(set) var entries: [Entry]
+    private(set) var entries: [Entry]
 
-    public init(entries: [Entry] = []) { self.entries = entries }
+    init(entries: [Entry] = []) { self.entries = entries }
 
     mutating func append(_ entry: Entry) { entries.append(entry) }
     mutating func removeLast(_ count: Int) { entries.removeLast(count) }

@@ -3,7 +3,7 @@ import Notes
 
 /// A generated (or partially generated) JSON value. Object properties keep their order.
 public struct GeneratedContent: Sendable, Hashable, CustomStringConvertible {
-    public indirect enum Kind: Sendable, Hashable {
+    indirect enum Kind: Sendable, Hashable {
         case null
         case bool(Bool)
         /// Kept as written, so integers stay exact.
@@ -13,11 +13,11 @@ public struct GeneratedContent: Sendable, Hashable, CustomStringConvertible {
         case structure(properties: [String: GeneratedContent], orderedKeys: [String])
     }
 
-    public var kind: Kind
+    var kind: Kind
     /// False for a snapshot cut short while streaming.
-    public var isComplete: Bool
+    var isComplete: Bool
 
-    public init(kind: Kind, isComplete: Bool = true) {
+    init(kind: Kind, isComplete: Bool = true) {
         self.kind = kind
         self.isComplete = isComplete
     }
@@ -77,7 +77,7 @@ public struct GeneratedContent: Sendable, Hashable, CustomStringConvertible {
 
 /// Generated content that cannot become the requested value, with the reason.
 public struct GenerationDecodingError: Error, CustomStringConvertible, Sendable, Hashable {
-    public let message: String
+    let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { "cannot decode generated content: \(message)" }
 }
@@ -86,7 +86,7 @@ public protocol ConvertibleFromGeneratedContent {
     init(_ content: GeneratedContent) throws(GenerationDecodingError)
 }
 
-public protocol ConvertibleToGeneratedContent {
+protocol ConvertibleToGeneratedContent {
     var generatedContent: GeneratedContent { get }
 }
 

@@ -13,11 +13,11 @@ public indirect enum GenerationSchema: Sendable, Hashable {
     case anyOf(AnyOfSchema)
 
     public struct Property: Sendable, Hashable {
-        public var name: String
-        public var description: String?
-        public var schema: GenerationSchema
+        var name: String
+        var description: String?
+        var schema: GenerationSchema
         /// An optional property may be left out of the generated object.
-        public var isOptional: Bool
+        var isOptional: Bool
 
         public init(_ name: String, description: String? = nil, _ schema: GenerationSchema, optional: Bool = false) {
             self.name = name
@@ -28,47 +28,47 @@ public indirect enum GenerationSchema: Sendable, Hashable {
     }
 
     public struct ObjectSchema: Sendable, Hashable {
-        public var name: String?
-        public var description: String?
+        var name: String?
+        var description: String?
         /// Generated in this order.
-        public var properties: [Property]
+        var properties: [Property]
     }
 
     public struct StringSchema: Sendable, Hashable {
         /// When set, the string is exactly one of these values.
-        public var anyOf: [String]?
+        var anyOf: [String]?
         /// In Unicode scalars, which is never fewer than Swift `Character`s.
-        public var maxLength: Int?
-        public var minLength: Int
+        var maxLength: Int?
+        var minLength: Int
         /// A regular expression the whole string matches (see `Pattern` for the supported subset).
-        public var pattern: String?
-        public var description: String?
+        var pattern: String?
+        var description: String?
     }
 
     public struct IntegerSchema: Sendable, Hashable {
-        public var minimum: Int?
-        public var maximum: Int?
-        public var description: String?
+        var minimum: Int?
+        var maximum: Int?
+        var description: String?
     }
 
     /// Decimal notation without an exponent, at most `fractionDigits` digits after the point.
     public struct NumberSchema: Sendable, Hashable {
-        public var minimum: Double?
-        public var maximum: Double?
-        public var fractionDigits: Int
-        public var description: String?
+        var minimum: Double?
+        var maximum: Double?
+        var fractionDigits: Int
+        var description: String?
     }
 
     public struct ArraySchema: Sendable, Hashable {
-        public var items: GenerationSchema
-        public var minimumCount: Int
-        public var maximumCount: Int?
-        public var description: String?
+        var items: GenerationSchema
+        var minimumCount: Int
+        var maximumCount: Int?
+        var description: String?
     }
 
     public struct AnyOfSchema: Sendable, Hashable {
-        public var alternatives: [GenerationSchema]
-        public var description: String?
+        var alternatives: [GenerationSchema]
+        var description: String?
     }
 
     // MARK: Constructors
@@ -113,7 +113,7 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         .integer(IntegerSchema(minimum: range.lowerBound, maximum: range.upperBound, description: description))
     }
 
-    public static func number(description: String? = nil, minimum: Double? = nil, maximum: Double? = nil,
+    static func number(description: String? = nil, minimum: Double? = nil, maximum: Double? = nil,
                               fractionDigits: Int = 4) -> GenerationSchema {
         .number(NumberSchema(minimum: minimum, maximum: maximum, fractionDigits: max(0, fractionDigits), description: description))
     }
@@ -124,7 +124,7 @@ public indirect enum GenerationSchema: Sendable, Hashable {
     }
 
     /// Checks that the schema can be generated at all, with a message naming the culprit.
-    public func validateDefinition(path: String = "$") throws(SchemaError) {
+    func validateDefinition(path: String = "$") throws(SchemaError) {
         switch self {
         case .object(let object):
             var seen = Set<String>()
@@ -173,8 +173,8 @@ public indirect enum GenerationSchema: Sendable, Hashable {
     }
 }
 
-public struct SchemaError: Error, CustomStringConvertible, Sendable, Hashable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { "invalid schema: \(message)" }
+struct SchemaError: Error, CustomStringConvertible, Sendable, Hashable {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var description: String { "invalid schema: \(message)" }
 }
