@@ -12,24 +12,24 @@ public struct GenerationOptions: Sendable, Hashable {
         /// Always the most likely allowed token: deterministic, and the fastest path.
         public static var greedy: SamplingMode { SamplingMode(mode: .greedy) }
         /// Samples among the `top` most likely allowed tokens; a seed makes it repeatable.
-        static func random(top: Int, seed: UInt64? = nil) -> SamplingMode {
+        public static func random(top: Int, seed: UInt64? = nil) -> SamplingMode {
             SamplingMode(mode: .topK(max(1, top), seed: seed))
         }
         /// Samples among the most likely allowed tokens whose probabilities add up to `threshold`.
-        static func random(probabilityThreshold: Double, seed: UInt64? = nil) -> SamplingMode {
+        public static func random(probabilityThreshold: Double, seed: UInt64? = nil) -> SamplingMode {
             SamplingMode(mode: .topP(min(max(probabilityThreshold, 0), 1), seed: seed))
         }
     }
 
     /// Nil means greedy: note analysis wants the same answer for the same note.
-    var sampling: SamplingMode?
+    public var sampling: SamplingMode?
     /// Divides the logits before sampling; nil means 1. Ignored by greedy sampling.
-    var temperature: Double?
-    var maximumResponseTokens: Int?
+    public var temperature: Double?
+    public var maximumResponseTokens: Int?
     /// Copies (prompt-lookup decoding, greedy guided generation only): after each sampled token,
     /// up to this many tokens that follow the output's last tokens in the prompt are drafted and
     /// checked in one evaluation; the output is the same as without. Nil or 0: off.
-    var promptLookup: Int?
+    public var promptLookup: Int?
 
     public init(sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil, promptLookup: Int? = nil) {
         self.sampling = sampling

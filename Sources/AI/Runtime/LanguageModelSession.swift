@@ -94,7 +94,7 @@ public actor LanguageModelSession {
         return Response(content: text, rawContent: text, statistics: statistics)
     }
 
-    func respond<T: Generable & Sendable>(to prompt: String, generating type: T.Type = T.self, includeSchemaInPrompt: Bool = true,
+    public func respond<T: Generable & Sendable>(to prompt: String, generating type: T.Type = T.self, includeSchemaInPrompt: Bool = true,
                                                  options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> Response<T> {
         let response = try await respond(to: prompt, schema: T.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
         do {
@@ -114,7 +114,7 @@ public actor LanguageModelSession {
 
     /// Yields snapshots as the response grows; the last one is complete. Cancelling the
     /// consuming task stops the generation at the next decode step.
-    nonisolated func streamResponse(to prompt: String, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
+    public nonisolated func streamResponse(to prompt: String, schema: GenerationSchema?, includeSchemaInPrompt: Bool = true,
                                            options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<ResponseSnapshot, Error> {
         if isConversation {
             let fixed: (@Sendable (Transcript) -> NextStep)? = if let schema { { @Sendable _ in .answer(schema) } } else { nil }
@@ -142,7 +142,7 @@ public actor LanguageModelSession {
         }
     }
 
-    nonisolated func streamResponse<T: Generable>(to prompt: String, generating type: T.Type = T.self, includeSchemaInPrompt: Bool = true,
+    public nonisolated func streamResponse<T: Generable>(to prompt: String, generating type: T.Type = T.self, includeSchemaInPrompt: Bool = true,
                                                          options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<ResponseSnapshot, Error> {
         streamResponse(to: prompt, schema: T.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
     }
