@@ -1,5 +1,6 @@
-// The port through which the notebook turns text into vectors, whatever model does it (the CLI
-// plugs in AI's EmbeddingModel; the tests a fake).
+// The port through which the notebook turns text into vectors, whatever model does it (AI's
+// EmbeddingModel, below; the tests a fake).
+import AI
 
 public protocol TextEmbedding: Sendable {
     /// Stored with every vector: vectors of another version are not current.
@@ -14,4 +15,11 @@ public protocol TextEmbedding: Sendable {
     /// For each document (a note's title and body), the unit-length vectors of its chunks, in
     /// order, at least one.
     func embed(documents: [String]) throws -> [[[Float]]]
+}
+
+extension EmbeddingModel: TextEmbedding {
+    public func unavailableReason() -> String? {
+        if case let .unavailable(reason) = availability { return reason }
+        return nil
+    }
 }

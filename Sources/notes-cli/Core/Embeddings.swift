@@ -1,13 +1,6 @@
-// The embedding model the commands use, named by the environment, as the notebook's port.
+// The embedding model the commands use, named by the environment (Notebook makes it its port).
 import AI
 import Notebook
-
-extension EmbeddingModel: TextEmbedding {
-    public func unavailableReason() -> String? {
-        if case let .unavailable(reason) = availability { return reason }
-        return nil
-    }
-}
 
 enum Embeddings {
     /// `NOTES_EMBEDDING_MODEL` (a GGUF path, or `none`), else the one set-up installs.

@@ -17,13 +17,6 @@ guard let home = environment["NOTES_HOME"], let model = NoteReader.model(environ
 let embedder = EmbeddingModel.fromEnvironment(environment)
 
 // As the CLI's Core/Embeddings.swift makes it (that conformance lives in the executable).
-extension EmbeddingModel: TextEmbedding {
-    public func unavailableReason() -> String? {
-        if case let .unavailable(reason) = availability { return reason }
-        return nil
-    }
-}
-
 final class Clockwork: @unchecked Sendable {
     let start = DispatchTime.now()
     var firstWord: Double?
