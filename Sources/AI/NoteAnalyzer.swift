@@ -269,8 +269,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// The category (the scorer's, or without the model the keywords'), the rules' tasks with
     /// their due days, the urgency from them, the note's opening as summary.
     public func quickAnalysis(_ note: Note, today: Timestamp, usingModel: Bool) async throws -> Analysis {
-        let category = usingModel ? try await category(of: note)
-            : NoteAnalyzer.taggedCategory(note) ?? CategoryScorer.keywordCategory(of: NoteText.fullText(title: note.title, body: note.body))
+        let category = usingModel ? try await category(of: note) : NoteAnalyzer.ruleCategory(note)
         let tasks = NoteAnalyzer.tasks(checklist: NoteAnalyzer.tasks(in: note.body), read: [], note: note)
         let pressing = NoteAnalyzer.isPressing(note, today: today)
         return Analysis(category: category, urgency: NoteAnalyzer.urgency(tasks: tasks, pressing: pressing, today: today), tasks: tasks,
@@ -302,11 +301,18 @@ public final class NoteAnalyzer: NoteAnalyzing {
         return (reading, tasks, Deadlines.urgency(reading, hasTasks: !tasks.isEmpty))
     }
 
-    /// The tasks and urgency alone (category `other`, no summary), for evaluating those rules
-    /// quickly (`analysis-eval --rules-only`).
+    /// A tag naming a category, else the one with the most keywords in the note (`other` with
+    /// none): the category without any model.
+    static func ruleCategory(_ note: Note) -> Category {
+        taggedCategory(note) ?? CategoryScorer.keywordCategory(of: NoteText.fullText(title: note.title, body: note.body))
+    }
+
+    /// What the rules alone give, without any model (no summary): the category from tags and
+    /// keywords, as a backlog's quick stage has it, the tasks and the urgency; for evaluating
+    /// those rules quickly (`analysis-eval --rules-only`).
     public static func rules(_ note: Note, today: Timestamp) -> Analysis {
         let (_, tasks, urgency) = plan(note, today: today)
-        return Analysis(category: .other, urgency: urgency, tasks: tasks.map { TaskItem(text: $0) }, summary: "",
+        return Analysis(category: ruleCategory(note), urgency: urgency, tasks: tasks.map { TaskItem(text: $0) }, summary: "",
                         model: "rules", analyzedAt: today, analyzerVersion: "rules", contentHash: note.contentHash)
     }
 

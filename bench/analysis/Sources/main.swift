@@ -1,7 +1,8 @@
 // analysis-eval: runs NoteAnalyzer over the labelled devset and writes predictions in the format
 // bench/analysis/score.py reads. Usage: analysis-eval DEVSET.jsonl OUT.jsonl [--limit N] [--rules-only]
-// --rules-only skips the model: tasks and urgency only (their rules are plain code), in seconds,
-// for working on those rules; category and summary are left empty and score as misses.
+// --rules-only skips the model: the category from tags and keywords (a backlog's quick stage),
+// tasks and urgency (their rules are plain code), in seconds, for working on those rules; the
+// summary is left empty and scores as a miss.
 // --category-scores adds each note's calibrated category scores ("scores") to its line.
 // NOTES_READER_MODEL names the model that reads tasks and summaries (else the default reader,
 // `NoteReader.model(environment:)`; `none` for the rules alone); --rule-tasks all adds every task
