@@ -45,17 +45,22 @@ actor CategoryScorer {
 
     /// The calibrated scores plus the keywords', in `Category.allCases` order.
     func scores(of text: String) async throws(GenerationError) -> [Double] {
-        let words = CategoryScorer.words(text)
-        return zip(try await calibratedScores(of: text), Category.allCases).map { score, category in
-            score + CategoryScorer.keywordWeight * Double(min(3, words.filter { CategoryScorer.keywords[category]?.contains($0) == true }.count))
+        let counts = CategoryScorer.keywordCounts(in: text)
+        return zip(try await calibratedScores(of: text), counts).map { score, count in
+            score + CategoryScorer.keywordWeight * Double(min(3, count))
         }
     }
 
     /// The category with the most keywords in the text, without the model (`other` with none).
     static func keywordCategory(of text: String) -> Category {
+        let counts = keywordCounts(in: text)
+        return counts.contains { $0 > 0 } ? best(counts.map(Double.init)) : .other
+    }
+
+    /// How many of each category's keywords the text has, in `Category.allCases` order.
+    static func keywordCounts(in text: String) -> [Int] {
         let words = CategoryScorer.words(text)
-        let counts = Category.allCases.map { category in Double(words.filter { keywords[category]?.contains($0) == true }.count) }
-        return counts.contains { $0 > 0 } ? best(counts) : .other
+        return Category.allCases.map { category in words.filter { keywords[category]?.contains($0) == true }.count }
     }
 
     /// The category with the highest score (the first of equals).

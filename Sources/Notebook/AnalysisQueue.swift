@@ -100,7 +100,7 @@ public final class AnalysisQueue: @unchecked Sendable {
         // (no reader): at 0.6 s a note, that would leave an import without categories for long.
         if stages != .fullOnly, try await quickBacklogStep() { return true }
         if try embedNext() { return true }
-        if quickStage, let note = try next(in: try store.pendingQuickAnalysis(limit: failed.count + 1)) {
+        if quickStage, let note = try waitingForQuickStage(upTo: 1).first {
             await runQuick(note, usingModel: true)
             return true
         }
@@ -140,13 +140,19 @@ public final class AnalysisQueue: @unchecked Sendable {
     /// Whether the quick stage of the notes waiting for it now would use the model: false for a
     /// backlog (more than `quickBacklog`), whose quick stage needs no model at all.
     public func quickStageUsesModel() throws -> Bool {
-        try next(in: try store.pendingQuickAnalysis(limit: failed.count + Self.quickBacklog + 1), count: Self.quickBacklog + 1).count <= Self.quickBacklog
+        try waitingForQuickStage(upTo: Self.quickBacklog + 1).count <= Self.quickBacklog
+    }
+
+    /// Up to `count` notes waiting for their quick stage (none of this text's analysis), newest
+    /// change first, those that failed here left out.
+    private func waitingForQuickStage(upTo count: Int) throws -> [Note] {
+        try next(in: try store.pendingQuickAnalysis(limit: failed.count + count), count: count)
     }
 
     /// The quick stage without the model for up to `quickBacklogBatch` notes, if more than
     /// `quickBacklog` wait for it; false otherwise.
     private func quickBacklogStep() async throws -> Bool {
-        let waiting = try next(in: try store.pendingQuickAnalysis(limit: failed.count + Self.quickBacklogBatch), count: Self.quickBacklogBatch)
+        let waiting = try waitingForQuickStage(upTo: Self.quickBacklogBatch)
         guard waiting.count > Self.quickBacklog else { return false }
         for note in waiting { await runQuick(note, usingModel: false) }
         return true
@@ -209,7 +215,7 @@ public final class AnalysisQueue: @unchecked Sendable {
         await analyzer.analyze(pulling: { [self] in
             do {
                 guard handedInBatch < limit else { return nil }
-                if stopForNewNotes, try next(in: try store.pendingQuickAnalysis(limit: failed.count + 1)) != nil {
+                if stopForNewNotes, !(try waitingForQuickStage(upTo: 1).isEmpty) {
                     newNotesArrived = true
                     return nil
                 }
