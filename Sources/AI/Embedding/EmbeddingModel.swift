@@ -65,7 +65,9 @@ public final class EmbeddingModel: Sendable {
         }
         let name = resolved.split(separator: "/").last.map(String.init) ?? resolved
         let size = FileSystem.identity(of: resolved).map { String($0.size) } ?? "missing"
-        return "\(name):\(size):chunks \(Self.chunkTokens)x\(Self.maximumChunks)"
+        // Tokenized by the table beside the file, or by llama.cpp's tokenizer: not the same tokens.
+        let tokenizer = access(EmbeddingWeights.wordPiecePath(forModel: path), F_OK) == 0 ? ":wordpiece" : ""
+        return "\(name):\(size):chunks \(Self.chunkTokens)x\(Self.maximumChunks)\(tokenizer)"
     }
 
     /// Loads the model and makes the notes' context now, so the first batch is not slower.
@@ -137,7 +139,7 @@ public final class EmbeddingModel: Sendable {
 
     /// The text cut into token windows, each between the model's start and end tokens.
     static func chunks(of text: String, model: EmbeddingWeights) -> [[Int32]] {
-        let begin = model.api.llama_vocab_bos(model.vocab), end = model.api.llama_vocab_sep(model.vocab)
+        let begin = model.begin, end = model.end
         var bytes = Array(text.utf8.prefix(maximumBytes))
         // Not in the middle of a character: drop continuation bytes the cut left at the end.
         if bytes.count == maximumBytes {

@@ -1,0 +1,172 @@
+// The embedding model's tokenizer, uncased BERT WordPiece, read from the table that
+// scripts/convert_embedding_model.py writes beside the model (MODEL.wordpiece; its format is
+// described there). Why not llama.cpp's: building its tokenizer costs 30 to 50 ms on every
+// load, more than the rest of a `notes search`; this table is mapped and used as it lies.
+import Glibc
+import Notes
+
+/// Text to token ids, the way the model's own tokenizer cuts it: lowercased, accents and
+/// control characters dropped, words split at white space and punctuation (each punctuation
+/// mark and CJK ideograph its own word), then each word into the longest pieces the vocabulary
+/// has ("playing" is "play", "##ing"), or `[UNK]` when it has none.
+final class WordPiece: @unchecked Sendable {
+    let begin: Int32
+    let end: Int32
+    let unknown: Int32
+    /// The mapped file, read only: immutable after `init` (hence unchecked Sendable).
+    private let base: UnsafeRawPointer
+    private let size: Int
+    private let slotCount: Int
+    private let slots: Int
+    private let rangeCount: Int
+    private let ranges: Int
+    private let pool: Int
+    private let poolSize: Int
+
+    /// A word longer than this, in characters, is one `[UNK]` (as BERT's tokenizer has it).
+    static let maximumWordCharacters = 100
+
+    /// Maps the table at `path`; a missing, short or inconsistent file is an error that says so.
+    init(path: String) throws(GenerationError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .modelUnavailable("cannot open the tokenizer table \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_size >= 36,
+              let mapped = mmap(nil, Int(status.st_size), PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
+            throw .modelUnavailable("the tokenizer table \(path) is not readable or too short")
+        }
+        let file = UnsafeRawPointer(mapped)
+        base = file
+        size = Int(status.st_size)
+        func word(_ offset: Int) -> Int { Int(UInt32(littleEndian: file.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) }
+        let magic = Array(UnsafeRawBufferPointer(start: file, count: 8))
+        let pieces = word(8)
+        slotCount = word(12)
+        begin = Int32(truncatingIfNeeded: word(16))
+        end = Int32(truncatingIfNeeded: word(20))
+        unknown = Int32(truncatingIfNeeded: word(24))
+        rangeCount = word(28)
+        poolSize = word(32)
+        slots = 36
+        ranges = slots + slotCount * 8
+        pool = ranges + rangeCount * 12
+        guard magic == Array("NOTESWP1".utf8), slotCount > pieces, slotCount & (slotCount - 1) == 0,
+              pool + poolSize == size, [begin, end, unknown].allSatisfy({ $0 >= 0 && Int($0) < pieces }) else {
+            munmap(mapped, size)
+            throw .modelUnavailable("the tokenizer table \(path) is damaged (set-up writes it again: scripts/setup.sh)")
+        }
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
+
+    private func word(_ offset: Int) -> UInt32 {
+        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    /// The pool's entry at `offset`: its bytes (nil past the end of a damaged pool).
+    private func entry(_ offset: Int) -> UnsafeRawBufferPointer? {
+        guard offset < poolSize else { return nil }
+        let length = Int(base.load(fromByteOffset: pool + offset, as: UInt8.self))
+        guard offset + 1 + length <= poolSize else { return nil }
+        return UnsafeRawBufferPointer(start: base + pool + offset + 1, count: length)
+    }
+
+    /// The id of a piece (with "##" in front when it continues a word), or nil.
+    func id(of piece: ArraySlice<UInt8>, continuing: Bool) -> Int32? {
+        let marks: [UInt8] = continuing ? [0x23, 0x23] : []
+        var hasher = FNV1a()
+        hasher.combine(marks)
+        hasher.combine(piece)
+        var slot = Int(hasher.value & UInt64(slotCount - 1))
+        for _ in 0..<slotCount {
+            let offset = Int(word(slots + slot * 8))
+            guard offset != 0 else { return nil }
+            if let bytes = entry(offset - 1), bytes.count == marks.count + piece.count,
+               bytes.prefix(marks.count).elementsEqual(marks), bytes.dropFirst(marks.count).elementsEqual(piece) {
+                return Int32(truncatingIfNeeded: word(slots + slot * 8 + 4))
+            }
+            slot = (slot + 1) & (slotCount - 1)
+        }
+        return nil
+    }
+
+    enum Class: UInt32 { case keep = 0, space, split, drop }
+
+    /// What the tokenizer does with a character, and what it becomes when kept (nil: itself).
+    func classify(_ scalar: Unicode.Scalar) -> (Class, UnsafeRawBufferPointer?) {
+        let value = scalar.value
+        // The common case without a search: lowercase ASCII letters and digits stay as they are.
+        if (0x61...0x7A).contains(value) || (0x30...0x39).contains(value) { return (.keep, nil) }
+        var low = 0, high = rangeCount
+        while low < high {
+            let middle = (low + high) / 2
+            let at = ranges + middle * 12
+            if word(at + 4) < value {
+                low = middle + 1
+            } else if word(at) > value {
+                high = middle
+            } else {
+                let packed = word(at + 8)
+                let kind = Class(rawValue: packed >> 24) ?? .keep
+                return (kind, kind == .keep ? entry(Int(packed & 0xFF_FFFF)) : nil)
+            }
+        }
+        return (.keep, nil)
+    }
+
+    /// The text's tokens, without the begin and end tokens (a chunk adds them).
+    func tokens(_ text: String) -> [Int32] {
+        var result: [Int32] = []
+        var word: [UInt8] = []
+        var characters = 0
+        func finish() {
+            if !word.isEmpty { pieces(of: word, characters: characters, into: &result) }
+            word.removeAll(keepingCapacity: true)
+            characters = 0
+        }
+        for scalar in text.unicodeScalars {
+            switch classify(scalar) {
+            case (.keep, nil):
+                word.append(contentsOf: UTF8.encode(scalar)!)
+                characters += 1
+            case (.keep, let replacement?):
+                word.append(contentsOf: replacement)
+                characters += replacement.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+            case (.space, _):
+                finish()
+            case (.split, _):
+                finish()
+                word.append(contentsOf: UTF8.encode(scalar)!)
+                characters = 1
+                finish()
+            case (.drop, _):
+                break
+            }
+        }
+        finish()
+        return result
+    }
+
+    /// One word's pieces, longest first from the left; the whole word is `[UNK]` when some part
+    /// of it matches no piece, or when it is longer than BERT's tokenizer takes.
+    private func pieces(of word: [UInt8], characters: Int, into result: inout [Int32]) {
+        guard characters <= Self.maximumWordCharacters else { result.append(unknown); return }
+        var found: [Int32] = []
+        var start = 0
+        while start < word.count {
+            var stop = word.count
+            var match: Int32?
+            while stop > start {
+                if let id = id(of: word[start..<stop], continuing: start > 0) { match = id; break }
+                // Back one character, not one byte.
+                stop -= 1
+                while stop > start, word[stop] & 0xC0 == 0x80 { stop -= 1 }
+            }
+            guard let match else { result.append(unknown); return }
+            found.append(match)
+            start = stop
+        }
+        result += found
+    }
+}
