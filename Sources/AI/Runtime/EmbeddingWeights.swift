@@ -1,6 +1,7 @@
-// An embedding model's weights and vocabulary as llama.cpp loads them, without what a language
-// model derives at load (the token pieces and their trie for guided decoding: 20 ms that a
-// search by meaning, which only tokenizes its query, should not pay).
+// An embedding model's weights as llama.cpp loads them, and the tokenizer its text goes through:
+// the WordPiece table beside the file (set-up's model, whose GGUF has no vocabulary, so that
+// llama.cpp does not spend 30 to 50 ms building one on every load) or llama.cpp's own. Nothing
+// of what a language model derives at load (token pieces, their trie for guided decoding).
 import CLlama
 import Glibc
 
