@@ -5,6 +5,7 @@
 import Foundation
 import Testing
 @testable import AI
+import Notes
 
 struct WordPieceTests {
     static let modelPath = (ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps") + "/embedding-model.gguf"
@@ -56,11 +57,31 @@ struct WordPieceTests {
         let bare = directory.appendingPathComponent("bare.gguf")
         try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.modelPath).resolvingSymlinksInPath(), to: bare)
         #expect(EmbeddingWeights.wordPiecePath(forModel: bare.path) == directory.path + "/bare.wordpiece")
+        // `notes status` says so without loading the model: the GGUF declares no vocabulary.
+        #expect(EmbeddingModel(path: bare.path).availability == .unavailable(EmbeddingWeights.missingTableMessage(model: bare.path)))
         do {
             _ = try EmbeddingModel(path: bare.path).embed(query: "x")
             Issue.record("a model with no vocabulary and no table embedded text")
         } catch {
             #expect(error.description.contains("no vocabulary") && error.description.contains("bare.wordpiece"), "\(error)")
         }
+        // A damaged table beside it: unavailable too, before any load.
+        try whole.prefix(100).write(to: directory.appendingPathComponent("bare.wordpiece"))
+        guard case let .unavailable(reason) = EmbeddingModel(path: bare.path).availability else {
+            Issue.record("a damaged table was not reported")
+            return
+        }
+        #expect(reason.contains("damaged"), "\(reason)")
+    }
+
+    @Test func theTokenizerIsReadFromAGGUFsHeaderWithoutLoadingIt() throws {
+        let deps = ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps"
+        let ours = try FileSystem.read(Self.modelPath, limit: 64 * 1024)
+        #expect(EmbeddingWeights.tokenizerModel(inHeader: ours) == "none")
+        let reader = try FileSystem.read(deps + "/small-reader-model.gguf", limit: 64 * 1024)
+        #expect(EmbeddingWeights.tokenizerModel(inHeader: reader) == "gpt2", "a language model's own vocabulary")
+        #expect(EmbeddingWeights.tokenizerModel(inHeader: Array(ours.prefix(40))) == nil, "cut short: not known")
+        #expect(EmbeddingWeights.tokenizerModel(inHeader: Array("not a gguf".utf8)) == nil)
+        #expect(EmbeddingModel(path: Self.modelPath).availability == .available)
     }
 }

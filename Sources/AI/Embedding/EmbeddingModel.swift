@@ -46,13 +46,17 @@ public final class EmbeddingModel: Sendable {
         return EmbeddingModel(path: path, libraryPath: value("NOTES_LLAMA_LIBRARY"))
     }
 
-    /// Cheap checks (file, GGUF magic, library) until loaded; then the load's outcome.
+    /// Cheap checks (file, GGUF magic, library, the tokenizer table) until loaded; then the
+    /// load's outcome.
     public var availability: LanguageModel.Availability {
         if case let .failure(error)? = weights.withLock({ $0 }) {
             if case let .modelUnavailable(reason) = error { return .unavailable(reason) }
             return .unavailable(error.description)
         }
-        return files.availability
+        let files = self.files.availability
+        guard case .available = files else { return files }
+        if let problem = EmbeddingWeights.tokenizerProblem(model: path) { return .unavailable(problem) }
+        return files
     }
 
     /// Stored with every vector: a vector made by another model file, or cut into chunks

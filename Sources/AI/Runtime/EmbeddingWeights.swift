@@ -4,6 +4,7 @@
 // of what a language model derives at load (token pieces, their trie for guided decoding).
 import CLlama
 import Glibc
+import Notes
 
 final class EmbeddingWeights: @unchecked Sendable {
     let api: notes_llama_api
@@ -39,6 +40,62 @@ final class EmbeddingWeights: @unchecked Sendable {
         return resolved + ".wordpiece"
     }
 
+    static func missingTableMessage(model path: String) -> String {
+        "\(path) has no vocabulary, and there is no tokenizer table \(wordPiecePath(forModel: path)) beside it (scripts/setup.sh writes both)"
+    }
+
+    /// Without loading the model: a damaged table beside it, or none beside a GGUF that has no
+    /// vocabulary of its own. Nil when the model can tokenize.
+    static func tokenizerProblem(model path: String) -> String? {
+        let table = wordPiecePath(forModel: path)
+        if access(table, F_OK) == 0 {
+            do throws(GenerationError) {
+                _ = try WordPiece(path: table)
+                return nil
+            } catch {
+                if case let .modelUnavailable(reason) = error { return reason }
+                return error.description
+            }
+        }
+        // The tokenizer's key comes before the token list, in the first kilobytes of the file.
+        guard let head = try? FileSystem.read(path, limit: 64 * 1024), tokenizerModel(inHeader: head) == "none" else { return nil }
+        return missingTableMessage(model: path)
+    }
+
+    /// The value of `tokenizer.ggml.model` in a GGUF's key-value section, walked from the start
+    /// of the file; nil when the key is not within `bytes` (or they are not a GGUF).
+    static func tokenizerModel(inHeader bytes: [UInt8]) -> String? {
+        var at = 0
+        func integer(_ width: Int) -> UInt64? {
+            guard at + width <= bytes.count else { return nil }
+            defer { at += width }
+            return bytes[at..<at + width].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        func string() -> String? {
+            guard let count = integer(8), count <= UInt64(bytes.count - at) else { return nil }
+            defer { at += Int(count) }
+            return String(decoding: bytes[at..<at + Int(count)], as: UTF8.self)
+        }
+        // GGUF value types: their widths, 8 a string, 9 an array (element type, count, elements).
+        let widths: [UInt64: Int] = [0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8]
+        func skip(_ type: UInt64) -> Bool {
+            if let width = widths[type] { return integer(width) != nil }
+            if type == 8 { return string() != nil }
+            guard type == 9, let element = integer(4), let count = integer(8), element != 9 else { return false }
+            for _ in 0..<count where !skip(element) { return false }
+            return true
+        }
+        guard bytes.starts(with: Array("GGUF".utf8)) else { return nil }
+        at = 4
+        guard let version = integer(4), version >= 2, integer(8) != nil, let keys = integer(8) else { return nil }
+        for _ in 0..<keys {
+            guard let key = string(), let type = integer(4) else { return nil }
+            if key == "tokenizer.ggml.model" { return type == 8 ? string() : nil }
+            guard skip(type) else { return nil }
+        }
+        return nil
+    }
+
     static func load(api: notes_llama_api, path: String) -> Result<EmbeddingWeights, GenerationError> {
         let tablePath = wordPiecePath(forModel: path)
         let wordPiece: WordPiece?
@@ -54,7 +111,7 @@ final class EmbeddingWeights: @unchecked Sendable {
         guard let vocab = api.llama_model_get_vocab(model),
               wordPiece != nil || api.llama_vocab_type(vocab) != LLAMA_VOCAB_TYPE_NONE else {
             api.llama_model_free(model)
-            return .failure(.modelUnavailable("\(path) has no vocabulary, and there is no tokenizer table \(tablePath) beside it (scripts/setup.sh writes both)"))
+            return .failure(.modelUnavailable(missingTableMessage(model: path)))
         }
         return .success(EmbeddingWeights(api: api, model: model, vocab: vocab, wordPiece: wordPiece))
     }
