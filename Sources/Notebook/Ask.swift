@@ -37,6 +37,9 @@ public final class NotebookQuestions: Sendable {
         case toolCall(name: String, arguments: String)
         /// The answer's text so far.
         case answerText(String)
+        /// The answer's sources do not hold these words of the question: the model is asked
+        /// whether the notes speak of them in other words (`checked`).
+        case checking(words: [String])
         case answered(Answer)
     }
 
@@ -101,7 +104,7 @@ public final class NotebookQuestions: Sendable {
             }
         }
         guard let final else { throw AskError.noAnswer }
-        let answer = try await checked(try completingSources(of: answer(from: final)), question: question)
+        let answer = try await checked(try completingSources(of: answer(from: final)), question: question, onEvent: onEvent)
         onEvent(.answered(answer))
         return answer
     }
@@ -133,11 +136,12 @@ public final class NotebookQuestions: Sendable {
     /// a fresh session, one guided yes/no each: do these notes speak of it, in any words? One
     /// "no" and the answer goes. An answer whose cited notes hold every such word is kept
     /// without asking (most right answers: no time spent).
-    public func checked(_ answer: Answer, question: String) async throws -> Answer {
+    public func checked(_ answer: Answer, question: String, onEvent: @Sendable (Event) -> Void = { _ in }) async throws -> Answer {
         guard !answer.sources.isEmpty else { return answer }
         let notes = try answer.sources.compactMap { source in try notebook.withSearch { try $0.note(source.id) } }
         let missing = AskCheck.unmatchedWords(question: question, notes: notes.map { $0.title + " " + $0.body })
         guard !missing.isEmpty else { return answer }
+        onEvent(.checking(words: missing))
         let checker = LanguageModelSession(model: model, instructions: AskCheck.instructions, contextSize: AskCheck.contextSize)
         let verdict = try await checker.respond(to: AskCheck.prompt(question: question, notes: notes, words: missing),
                                                 schema: AskCheck.schema(words: missing, notes: notes),
@@ -253,10 +257,11 @@ enum AskCheck {
     }
 
     /// For each word asked about, one of the notes' words, or "none": a choice among words
-    /// the notes hold, not a yes/no (which the small model answers "yes" near misses or not).
+    /// the notes hold, not a yes/no (which the small model answers "yes", near miss or not).
+    /// A bare number names nothing, and is not offered.
     static func schema(words: [String], notes: [Note]) -> GenerationSchema {
         var choices: [String] = []
-        for word in notes.flatMap({ allWords($0.title + " " + $0.body) }) where !choices.contains(word) && word != "none" {
+        for word in notes.flatMap({ allWords($0.title + " " + $0.body) }) where word.contains(where: \.isLetter) && word != "none" && !choices.contains(word) {
             choices.append(word)
         }
         return .object("Check", properties: words.map { .init($0, .string(anyOf: ["none"] + choices.prefix(maximumChoices))) })

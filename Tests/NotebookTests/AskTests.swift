@@ -129,14 +129,14 @@ struct AskCheckTests {
     }
 
     @Test func theModelChoosesANotesWordOrNoneForEachWordAsked() throws {
-        let note = try NoteInput.makeNote(text: "Guest wifi\nThe guest wifi password is sardine-47. None of the neighbours know it.", title: nil, extraTags: [],
+        let note = try NoteInput.makeNote(text: "Guest wifi\nThe guest wifi password is sardine-47. None of the neighbours at 12 know it.", title: nil, extraTags: [],
                                           at: Timestamp(iso8601: "2026-12-01T09:00:00Z")!)
         guard case .object(let check) = AskCheck.schema(words: ["office"], notes: [note]),
               case .string(let choice) = check.properties[0].schema else { Issue.record("not an object of strings"); return }
         #expect(check.properties.map(\.name) == ["office"])
         #expect(choice.anyOf?.first == "none")
         #expect(choice.anyOf?.contains("sardine-47") == true && choice.anyOf?.contains("guest") == true)
-        #expect(choice.anyOf?.count(where: { $0 == "none" }) == 1)
+        #expect(choice.anyOf?.count(where: { $0 == "none" }) == 1 && choice.anyOf?.contains("12") == false)
         let prompt = AskCheck.prompt(question: "What is the office wifi password?", notes: [note], words: ["office"])
         #expect(prompt.hasPrefix("Notes:\n\"Guest wifi\": Guest wifi The guest wifi password is sardine-47."))
         #expect(prompt.hasSuffix("For each of \"office\": the word of the notes that names it, or \"none\"."))

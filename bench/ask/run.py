@@ -249,9 +249,22 @@ def report(rows):
             print(f"- median time {label}, {len(a)} questions: ours {ma / 1000:.1f} s, peer {mb / 1000:.1f} s ({ma / mb:.2f}x the peer's time)")
 
 
+def check_times(rows):
+    # Ours only: the grounding check after an answer whose sources lack some of the question's words.
+    ours = [r["ours"] for r in rows if "total_ms" in r["ours"]]
+    checked = [o["check_ms"] for o in ours if "check_ms" in o]
+    if ours:
+        line = f"- ours' grounding check: asked on {len(checked)} of {len(ours)} questions"
+        if checked:
+            line += f", median {statistics.median(checked) / 1000:.1f} s when asked, {sum(checked) / len(ours) / 1000:.1f} s a question over all"
+        print(line)
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--report":
-        report([json.loads(line) for line in open(sys.argv[2], encoding="utf-8") if line.strip()])
+        rows = [json.loads(line) for line in open(sys.argv[2], encoding="utf-8") if line.strip()]
+        report(rows)
+        check_times(rows)
         return
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("notes")
@@ -310,6 +323,7 @@ def main():
     ours.wait()
     print()
     report(rows)
+    check_times(rows)
 
 
 if __name__ == "__main__":

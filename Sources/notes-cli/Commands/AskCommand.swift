@@ -57,6 +57,8 @@ struct AskCommand: NotesCommand {
                     if progress { writer.note("(\(name) \(arguments))") }
                 case .answerText(let text):
                     if live { writer.show(text) }
+                case .checking(let words):
+                    if progress { writer.note("(checking that the notes speak of: \(words.joined(separator: ", ")))") }
                 case .answered:
                     break
                 }

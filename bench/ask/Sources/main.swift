@@ -20,6 +20,9 @@ let embedder = EmbeddingModel.fromEnvironment(environment)
 final class Clockwork: @unchecked Sendable {
     let start = DispatchTime.now()
     var firstWord: Double?
+    /// When the grounding check began, and the words it asked about.
+    var checkStart: Double?
+    var checkedWords: [String] = []
     func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
 }
 
@@ -63,12 +66,20 @@ while let line = readLine() {
             if case .answerText(let text) = event, clock.firstWord == nil, text.contains(where: { $0.isLetter || $0.isNumber }) {
                 clock.firstWord = clock.elapsed()
             }
+            if case .checking(let words) = event {
+                clock.checkStart = clock.elapsed()
+                clock.checkedWords = words
+            }
         }
         result["answer"] = answer.text
         result["sources"] = answer.sources.map { ["id": $0.id.rawValue, "title": $0.title] }
         result["searches"] = answer.searches
         result["first_word_ms"] = clock.firstWord ?? clock.elapsed()
         result["total_ms"] = clock.elapsed()
+        if let start = clock.checkStart {
+            result["check_ms"] = clock.elapsed() - start
+            result["checked_words"] = clock.checkedWords
+        }
     } catch {
         result["error"] = String(describing: error)
     }
