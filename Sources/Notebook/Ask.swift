@@ -154,7 +154,8 @@ public final class NotebookQuestions: Sendable {
 
     func answer(from content: GeneratedContent) throws -> Answer {
         let text = try content.value(String.self, forProperty: "answer").trimmingWhitespace()
-        let handles = try content.value([String].self, forProperty: "sources")
+        // The instructions' way to decline cites nothing, whatever the model added.
+        let handles = text == AskCheck.declined ? [] : try content.value([String].self, forProperty: "sources")
         var cited: [Source] = []
         for handle in handles {
             guard let note = sources.note(handle) else { continue }
