@@ -133,9 +133,10 @@ public final class NotebookQuestions: Sendable {
     /// with a near miss and cites it (the sister's shoe size from a note about the user's own
     /// shoes, Dad's birthday from Mum's): the model reads, code checks. The question's words
     /// that name its subject (`AskCheck.unmatchedWords`) and appear in no cited note are put to
-    /// a fresh session, one guided yes/no each: do these notes speak of it, in any words? One
-    /// "no" and the answer goes. An answer whose cited notes hold every such word is kept
-    /// without asking (most right answers: no time spent).
+    /// a fresh session that sees only the cited notes, a guided choice each: the notes' word
+    /// that names it (another word for it, a name), or "none". One "none" and the answer goes.
+    /// An answer whose cited notes hold every such word is kept without asking (most right
+    /// answers: no time spent).
     public func checked(_ answer: Answer, question: String, onEvent: @Sendable (Event) -> Void = { _ in }) async throws -> Answer {
         guard !answer.sources.isEmpty else { return answer }
         let notes = try answer.sources.compactMap { source in try notebook.withSearch { try $0.note(source.id) } }
@@ -224,16 +225,12 @@ enum AskCheck {
     /// question's order. A word matches a note's word that begins the same way, allowing an
     /// ending ("shoe" and "shoes", "weigh" and "weighs", "vaccine" and "vaccination").
     static func unmatchedWords(question: String, notes: [String]) -> [String] {
-        let noteWords = Set(notes.flatMap(words))
+        let noteWords = Set(notes.flatMap(AskText.wordList))
         var missing: [String] = []
-        for word in words(question) where !questionWords.contains(word) && !missing.contains(word) {
+        for word in AskText.wordList(question) where !questionWords.contains(word) && !missing.contains(word) {
             if !noteWords.contains(where: { sameWord(word, $0) }) { missing.append(word) }
         }
         return Array(missing.prefix(maximumWords))
-    }
-
-    static func words(_ text: String) -> [String] {
-        text.lowercased().split { !$0.isLetter && !$0.isNumber }.filter { $0.count > 2 }.map(String.init)
     }
 
     /// The same word with another ending: equal; or the shorter (up to 4 letters) begins the
