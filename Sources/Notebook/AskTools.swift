@@ -195,7 +195,10 @@ enum AskText {
         return line.count > characters ? String(line.prefix(characters)) + "…" : line
     }
 
-    static func words(_ text: String) -> Set<String> {
-        Set(text.lowercased().split { !$0.isLetter && !$0.isNumber }.filter { $0.count > 2 }.map(String.init))
+    static func words(_ text: String) -> Set<String> { Set(wordList(text)) }
+
+    /// The text's words of three letters or more, lowercased, in order.
+    static func wordList(_ text: String) -> [String] {
+        text.lowercased().split { !$0.isLetter && !$0.isNumber }.filter { $0.count > 2 }.map(String.init)
     }
 }

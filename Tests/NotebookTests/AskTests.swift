@@ -97,3 +97,84 @@ struct AskEndToEndTests {
         #expect(answer.sources.allSatisfy { shown.contains("\"\($0.title)\"") })
     }
 }
+
+/// The grounding check's logic (issue 17): which words of a question are put to the model, the
+/// choice it is given, how its choice is read, and the sources a total gains.
+struct AskCheckTests {
+    @Test func theQuestionsSubjectWordsThatNoCitedNoteHoldsAreAsked() {
+        let shoes = "Running shoes I bought the running shoes in size 43, they fit better than the 42."
+        // A near miss: the shoes are there, whose they are is not.
+        #expect(AskCheck.unmatchedWords(question: "What is my sister's shoe size?", notes: [shoes]) == ["sister"])
+        // Endings and the words every question has are no reason to ask.
+        #expect(AskCheck.unmatchedWords(question: "What size are my running shoes?", notes: [shoes]).isEmpty)
+        #expect(AskCheck.unmatchedWords(question: "How much does Miso weigh now?", notes: ["Miso at the vet: Miso weighs 4.6 kg"]).isEmpty)
+        #expect(AskCheck.unmatchedWords(question: "When is my flu vaccination?", notes: ["Flu jab at the pharmacy, vaccine on 5 December"]).isEmpty)
+        // Spread over the cited notes, the words still count; a word missing from all of them is asked.
+        #expect(AskCheck.unmatchedWords(question: "How much did the tiles and the tap cost together?",
+                                        notes: ["Kitchen tiles: 780 euros", "Kitchen tap: 160 euros"]).isEmpty)
+        #expect(AskCheck.unmatchedWords(question: "When is Dad's birthday party?", notes: ["Mum's birthday: 11 March"]) == ["dad", "party"])
+        #expect(AskCheck.unmatchedWords(question: "a b c d e f g h i j k l m n o p", notes: [""]).isEmpty)
+        #expect(AskCheck.unmatchedWords(question: "alpha bravo charlie delta echo", notes: [""]).count == AskCheck.maximumWords)
+    }
+
+    @Test func wordsWithAnotherEndingAreTheSameWord() {
+        #expect(AskCheck.sameWord("shoe", "shoes"))
+        #expect(AskCheck.sameWord("booked", "book"))
+        #expect(AskCheck.sameWord("vaccination", "vaccine"))
+        #expect(AskCheck.sameWord("recommend", "recommended"))
+        #expect(!AskCheck.sameWord("plate", "plan"))
+        #expect(!AskCheck.sameWord("dad", "day"))
+        #expect(!AskCheck.sameWord("car", "cartridges"))
+        #expect(!AskCheck.sameWord("guitar", "guest"))
+    }
+
+    @Test func theModelChoosesANotesWordOrNoneForEachWordAsked() throws {
+        let note = try NoteInput.makeNote(text: "Guest wifi\nThe guest wifi password is sardine-47. None of the neighbours at 12 know it.", title: nil, extraTags: [],
+                                          at: Timestamp(iso8601: "2026-12-01T09:00:00Z")!)
+        guard case .object(let check) = AskCheck.schema(words: ["office"], notes: [note]),
+              case .string(let choice) = check.properties[0].schema else { Issue.record("not an object of strings"); return }
+        #expect(check.properties.map(\.name) == ["office"])
+        #expect(choice.anyOf?.first == "none")
+        #expect(choice.anyOf?.contains("sardine-47") == true && choice.anyOf?.contains("guest") == true)
+        #expect(choice.anyOf?.count(where: { $0 == "none" }) == 1 && choice.anyOf?.contains("12") == false)
+        let prompt = AskCheck.prompt(question: "What is the office wifi password?", notes: [note], words: ["office"])
+        #expect(prompt.hasPrefix("Notes:\n\"Guest wifi\": Guest wifi The guest wifi password is sardine-47."))
+        #expect(prompt.hasSuffix("For each of \"office\": the word of the notes that names it, or \"none\"."))
+        // One "none" and the answer is not supported; a missing property is not either.
+        #expect(AskCheck.supported(try GeneratedContent(json: #"{"office": "guest"}"#), words: ["office"]))
+        #expect(!AskCheck.supported(try GeneratedContent(json: #"{"office": "none"}"#), words: ["office"]))
+        #expect(!AskCheck.supported(try GeneratedContent(json: #"{"office": "guest", "door": "none"}"#), words: ["office", "door"]))
+        #expect(!AskCheck.supported(try GeneratedContent(json: #"{}"#), words: ["office"]))
+    }
+
+    @Test func numbersOfTwoDigitsOrMore() {
+        #expect(AskCheck.numbers("780 + 1,150 + 160 = 2,090 euros.") == ["780", "1150", "160", "2090"])
+        #expect(AskCheck.numbers("Miso weighs 4.6 kg, 3 cats, room 12.") == ["4.6", "12"])
+        #expect(AskCheck.numbers("Your notes do not say.").isEmpty)
+    }
+
+    @Test func aTotalGainsTheShownNotesThatHoldItsAmounts() async throws {
+        let now = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+        let store = try NoteStore(database: Database(path: ":memory:"))
+        var notes: [Note] = []
+        for text in ["Gift for Dad: a wool scarf, 35 euros", "Gift for Ana: a book on ceramics, 28 euros", "Parking permit: 84 euros"] {
+            let note = try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: now)
+            try store.insert(note)
+            notes.append(note)
+        }
+        // No model is loaded: neither completing the sources nor an answer whose sources hold every word asks one.
+        let questions = NotebookQuestions(search: NotebookSearch(store: store, embedder: nil),
+                                          model: LanguageModel(configuration: ModelConfiguration(modelPath: "/nonexistent")), now: now)
+        questions.sources.beginRequest()
+        for note in notes { _ = questions.sources.show(note.id, title: note.title) }
+        let dad = NotebookQuestions.Source(id: notes[0].id, title: notes[0].title)
+        let ana = NotebookQuestions.Source(id: notes[1].id, title: notes[1].title)
+        let total = NotebookQuestions.Answer(text: "35 + 28 = 63 euros", sources: [dad], searches: ["gifts"])
+        let completed = try questions.completingSources(of: total)
+        #expect(completed.sources == [dad, ana])
+        #expect(try questions.completingSources(of: NotebookQuestions.Answer(text: "The scarf.", sources: [dad], searches: [])).sources == [dad])
+        #expect(try questions.completingSources(of: NotebookQuestions.Answer(text: "Your notes do not say.", sources: [], searches: [])).sources.isEmpty)
+        let kept = try await questions.checked(completed, question: "How much did the gifts for Dad and Ana cost together?")
+        #expect(kept == completed)
+    }
+}

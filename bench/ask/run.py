@@ -3,7 +3,8 @@
 interleaved in one run: the same GGUF (the reader model), the same instructions, the same three
 tools over the same notebook, the same question, greedy, 2 threads, 4,096 tokens of context.
 
-    run.py NOTES_BINARY ASK_BENCH_BINARY QUESTIONS_DIR [--limit N] [--out RESULTS.jsonl]
+    run.py NOTES_BINARY ASK_BENCH_BINARY QUESTIONS_DIR [--part tuned|held-out|all] [--limit N]
+           [--peer-every K] [--out RESULTS.jsonl]
     run.py --report RESULTS.jsonl      (the tables again, from the rows a run wrote)
 
 Questions are asked round-robin over the four kinds, so a run cut short still has each kind.
@@ -248,9 +249,22 @@ def report(rows):
             print(f"- median time {label}, {len(a)} questions: ours {ma / 1000:.1f} s, peer {mb / 1000:.1f} s ({ma / mb:.2f}x the peer's time)")
 
 
+def check_times(rows):
+    # Ours only: the grounding check after an answer whose sources lack some of the question's words.
+    ours = [r["ours"] for r in rows if "total_ms" in r["ours"]]
+    checked = [o["check_ms"] for o in ours if "check_ms" in o]
+    if ours:
+        line = f"- ours' grounding check: asked on {len(checked)} of {len(ours)} questions"
+        if checked:
+            line += f", median {statistics.median(checked) / 1000:.1f} s when asked, {sum(checked) / len(ours) / 1000:.1f} s a question over all"
+        print(line)
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--report":
-        report([json.loads(line) for line in open(sys.argv[2], encoding="utf-8") if line.strip()])
+        rows = [json.loads(line) for line in open(sys.argv[2], encoding="utf-8") if line.strip()]
+        report(rows)
+        check_times(rows)
         return
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("notes")
@@ -261,10 +275,12 @@ def main():
     ap.add_argument("--model", default=os.environ.get("NOTES_READER_MODEL") or DEPS + "/reader-model.gguf")
     ap.add_argument("--now", default="2026-12-01T09:00:00Z")
     ap.add_argument("--peer-every", type=int, default=1,
-                    help="ask the peer every K-th question only (its figures are then over those): ours runs in minutes, the peer in an hour or more")
+                    help="ask the peer every K-th question only (its figures are then over those), 0 never: ours runs in minutes, the peer in an hour or more")
+    ap.add_argument("--part", choices=("tuned", "held-out", "all"), default="all",
+                    help="ask only the tuned questions (while tuning: never look at the held-out ones), only the held-out ones, or all")
     args = ap.parse_args()
     data = json.load(open(os.path.join(args.dir, "questions.json")))
-    questions = data["questions"]
+    questions = [q for q in data["questions"] if args.part == "all" or q["held_out"] == (args.part == "held-out")]
     by_kind = {kind: [q for q in questions if q["kind"] == kind] for kind in ("fact", "date", "sum", "none")}
     questions = [q for group in zip_longest(*by_kind.values()) for q in group if q]
     if args.limit:
@@ -275,8 +291,10 @@ def main():
     subprocess.run([args.notes, "analyze", "--quick"], env=dict(env, NOTES_READER_MODEL="none"), check=True, capture_output=True)
     print(f"notebook: {data['notes']} notes imported, quick analysis (tasks, vectors) done", file=sys.stderr)
     ours = subprocess.Popen([args.ask_bench], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-    from llama_cpp import Llama
-    llm = Llama(args.model, n_ctx=4096, n_threads=2, verbose=False, chat_format="chatml-function-calling")
+    llm = None
+    if args.peer_every > 0:
+        from llama_cpp import Llama
+        llm = Llama(args.model, n_ctx=4096, n_threads=2, verbose=False, chat_format="chatml-function-calling")
     day = args.now[:10]
     weekday = time.strftime("%A", time.strptime(day, "%Y-%m-%d"))
     rows = []
@@ -287,7 +305,7 @@ def main():
         mine = json.loads(ours.stdout.readline())
         row = {"q": question, "ours": mine, "ours_score": score(question, mine, "ours")}
         peer = {}
-        if (number - 1) % args.peer_every == 0:
+        if llm and (number - 1) % args.peer_every == 0:
             try:
                 peer = ask_peer(llm, args.notes, home, question["question"], f"Today is {day} ({weekday}).")
             except Exception as error:  # the peer's failure is a result, not the end of the run
@@ -305,6 +323,7 @@ def main():
     ours.wait()
     print()
     report(rows)
+    check_times(rows)
 
 
 if __name__ == "__main__":

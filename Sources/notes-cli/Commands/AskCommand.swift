@@ -14,7 +14,8 @@ struct AskCommand: NotesCommand {
             The reading model (NOTES_READER_MODEL, else Qwen2.5-Coder-1.5B) searches your notes
             by words and by meaning, reads them and lists the tasks with their due days, then
             answers and names its sources: only notes it was shown while answering. When the
-            notes do not say, it says so and cites nothing. Everything runs on this machine;
+            notes do not say, it says so and cites nothing; an answer whose notes do not speak
+            of what the question asks (another person's, another thing's) is withdrawn. Everything runs on this machine;
             nothing is written to the notebook. Text in a note is data to the model, never an
             instruction.
             """,
@@ -56,6 +57,8 @@ struct AskCommand: NotesCommand {
                     if progress { writer.note("(\(name) \(arguments))") }
                 case .answerText(let text):
                     if live { writer.show(text) }
+                case .checking(let words):
+                    if progress { writer.note("(checking that the notes speak of: \(words.joined(separator: ", ")))") }
                 case .answered:
                     break
                 }
@@ -69,7 +72,7 @@ struct AskCommand: NotesCommand {
             ]))
             return
         }
-        if live { writer.show(answer.text) } else { terminal.print(answer.text) }
+        if live { writer.finish(answer.text) } else { terminal.print(answer.text) }
         if live { terminal.print() }
         guard !answer.sources.isEmpty else { return }
         let short = try context.handles(for: answer.sources.map(\.id))
@@ -92,6 +95,16 @@ final class AnswerWriter: @unchecked Sendable {
         out.write(String(text.dropFirst(shown.count)))
         out.flush()
         shown = text
+    }
+
+    /// The whole answer: the rest of what was shown, or on a line of its own when the answer
+    /// shown was withdrawn (its notes did not speak of what the question asks).
+    func finish(_ text: String) {
+        if !shown.isEmpty, !text.hasPrefix(shown) {
+            out.write("\n")
+            shown = ""
+        }
+        show(text)
     }
 
     func note(_ line: String) {

@@ -20,6 +20,9 @@ let embedder = EmbeddingModel.fromEnvironment(environment)
 final class Clockwork: @unchecked Sendable {
     let start = DispatchTime.now()
     var firstWord: Double?
+    /// When the grounding check began, and the words it asked about.
+    var checkStart: Double?
+    var checkedWords: [String] = []
     func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
 }
 
@@ -41,11 +44,31 @@ while let line = readLine() {
     let questions = NotebookQuestions(search: NotebookSearch(store: store, embedder: embedder), model: model, now: now)
     let clock = Clockwork()
     var result: [String: Any] = ["question": question]
+    // {"question", "check": {"answer", "sources": [{"id", "title"}]}}: only the grounding check
+    // of an answer given (a run's rows again, to see what the check keeps without asking anew).
+    if let check = request["check"] as? [String: Any], let text = check["answer"] as? String,
+       let cited = check["sources"] as? [[String: String]] {
+        let sources = cited.compactMap { source in source["id"].flatMap(NoteID.init).map { NotebookQuestions.Source(id: $0, title: source["title"] ?? "") } }
+        do {
+            let kept = try await questions.checked(NotebookQuestions.Answer(text: text, sources: sources, searches: []), question: question)
+            result["answer"] = kept.text
+            result["sources"] = kept.sources.map { ["id": $0.id.rawValue, "title": $0.title] }
+        } catch {
+            result["error"] = String(describing: error)
+        }
+        result["total_ms"] = clock.elapsed()
+        FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]) + Data("\n".utf8))
+        continue
+    }
     do {
         try await questions.prewarm()
         let answer = try await questions.ask(question) { event in
             if case .answerText(let text) = event, clock.firstWord == nil, text.contains(where: { $0.isLetter || $0.isNumber }) {
                 clock.firstWord = clock.elapsed()
+            }
+            if case .checking(let words) = event {
+                clock.checkStart = clock.elapsed()
+                clock.checkedWords = words
             }
         }
         result["answer"] = answer.text
@@ -53,6 +76,10 @@ while let line = readLine() {
         result["searches"] = answer.searches
         result["first_word_ms"] = clock.firstWord ?? clock.elapsed()
         result["total_ms"] = clock.elapsed()
+        if let start = clock.checkStart {
+            result["check_ms"] = clock.elapsed() - start
+            result["checked_words"] = clock.checkedWords
+        }
     } catch {
         result["error"] = String(describing: error)
     }
