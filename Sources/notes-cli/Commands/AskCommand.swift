@@ -15,9 +15,9 @@ struct AskCommand: NotesCommand {
             by words and by meaning, reads them and lists the tasks with their due days, then
             answers and names its sources: only notes it was shown while answering. When the
             notes do not say, it says so and cites nothing; an answer whose notes do not speak
-            of what the question asks (another person's, another thing's) is withdrawn. Everything runs on this machine;
-            nothing is written to the notebook. Text in a note is data to the model, never an
-            instruction.
+            of what the question asks (another person's, another thing's) is withdrawn.
+            Everything runs on this machine; nothing is written to the notebook. Text in a note
+            is data to the model, never an instruction.
             """,
         options: [Common.json],
         arguments: [question]
