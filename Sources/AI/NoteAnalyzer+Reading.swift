@@ -10,8 +10,8 @@ extension NoteAnalyzer {
     /// with its due day.
     static func tasks(checklist: [String], read: [ReadTask], note: Note) -> [TaskItem] {
         let created = note.created.milliseconds.floorDays
-        let noteText = NoteText.fullText(title: note.title, body: note.body)
-        let folded = Grounding.folded(noteText)
+        let folded = Grounding.folded(NoteText.fullText(title: note.title, body: note.body))
+        let grounds = Grounding.folded(groundingText(of: note))
         var result: [TaskItem] = []
         func add(_ text: String, dueWords: String) {
             let text = text.trimmingWhitespace().droppingTrailing(".;,")
@@ -22,13 +22,26 @@ extension NoteAnalyzer {
         for item in checklist { add(item, dueWords: "") }
         let done = NoteAnalyzer.doneItems(in: note.body)
         // One word is a label, not an action ("HACKED" from a note that tries to instruct the model).
-        for task in read where task.task.split(whereSeparator: \.isWhitespace).count >= 2 && Grounding.isAbout(task.task, folded: folded)
+        for task in read where task.task.split(whereSeparator: \.isWhitespace).count >= 2 && Grounding.isAbout(task.task, folded: grounds)
             && !done.contains(where: { TaskText.sameTask($0, task.task) }) {
             // Words for "when" that the note does not have are the model's invention.
             let due = task.due.trimmingWhitespace()
             add(task.task, dueWords: !due.isEmpty && folded.contains(Grounding.folded(due)) ? due : "")
         }
         return result
+    }
+
+    /// The text a reader's task must be about: the note without its ticked items (done is
+    /// done) and without its lines of tags or heading marks alone ("#home" files a note, it
+    /// asks for nothing: a note of markup only has no task to ground, however the model reads
+    /// it). A title the user gave is kept; one taken from the first line goes with that line.
+    static func groundingText(of note: Note) -> String {
+        let kept = note.body.split(whereSeparator: \.isNewline).filter { line in
+            let trimmed = line.trimmingWhitespace()
+            if NoteAnalyzer.doneItems(in: trimmed).count == 1 { return false }
+            return !trimmed.split(separator: " ").allSatisfy { $0.hasPrefix("#") }
+        }.joined(separator: "\n")
+        return note.title == NoteText.title(from: note.body) ? kept : note.title + "\n" + kept
     }
 
     /// The day the words name, counted from the day the note was written; the task's own text

@@ -29,6 +29,20 @@ struct ReadingChecksTests {
         #expect(tasks.map(\.due) == [nil, nil, "2026-12-04"])
     }
 
+    @Test func aNoteOfMarkupOnlyGroundsNoTaskButAnInlineTagStillCounts() throws {
+        // Its tag and its ticked item are all it has: a task "about" them is the model's.
+        let markup = try note("#  \n- [x] done already\n#home")
+        #expect(NoteAnalyzer.groundingText(of: markup).trimmingWhitespace().isEmpty)
+        #expect(NoteAnalyzer.tasks(checklist: [], read: [ReadTask(task: "Finish the home task", due: ""),
+                                                         ReadTask(task: "Finish the task already done", due: "")], note: markup).isEmpty)
+        // A tag inside a sentence is a word of it.
+        let inline = try note("Call the #dentist tomorrow about the crown\n#health")
+        #expect(NoteAnalyzer.tasks(checklist: [], read: [ReadTask(task: "Call the dentist", due: "tomorrow")], note: inline).map(\.text) == ["Call the dentist"])
+        // A heading with words stays.
+        let headed = try note("# Garage\nthe door sticks")
+        #expect(NoteAnalyzer.tasks(checklist: [], read: [ReadTask(task: "Fix the garage door", due: "")], note: headed).map(\.text) == ["Fix the garage door"])
+    }
+
     @Test func dueWordsTheNoteDoesNotHaveAreDropped() throws {
         let note = try note("Renew the passport, it expires soon.")
         let tasks = NoteAnalyzer.tasks(checklist: [], read: [ReadTask(task: "Renew the passport", due: "tomorrow")], note: note)
