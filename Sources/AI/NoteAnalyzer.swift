@@ -174,12 +174,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     }
 
     static func name(of model: LanguageModel) -> String {
-        var path = model.configuration.modelPath
-        if let resolved = realpath(path, nil) {
-            path = String(cString: resolved)
-            free(resolved)
-        }
-        return String(path.split(separator: "/").last ?? "model")
+        String(FileSystem.realPath(model.configuration.modelPath).split(separator: "/").last ?? "model")
     }
 
     public func unavailableReason() -> String? {

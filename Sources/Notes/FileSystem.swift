@@ -93,6 +93,14 @@ public enum FileSystem {
 
     public static func isRegularFile(_ path: String) -> Bool { type(of: path) == S_IFREG }
 
+    /// The path through its symbolic links (set-up links the models to their real files); the
+    /// path itself when it cannot be resolved (a missing file).
+    public static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     private static func type(of path: String) -> mode_t? {
         var info = stat()
         return stat(path, &info) == 0 ? info.st_mode & S_IFMT : nil

@@ -35,6 +35,14 @@ struct FileSystemTests {
         #expect(mode(shared) == 0o700)
     }
 
+    @Test func aLinkResolvesToItsFileAndAMissingPathStaysAsItIs() throws {
+        let directory = TemporaryDirectory()
+        try FileSystem.writeAtomically(Array("x".utf8), to: directory.path + "/real.gguf")
+        #expect(symlink(directory.path + "/real.gguf", directory.path + "/link.gguf") == 0)
+        #expect(FileSystem.realPath(directory.path + "/link.gguf").hasSuffix("/real.gguf"))
+        #expect(FileSystem.realPath(directory.path + "/missing.gguf") == directory.path + "/missing.gguf")
+    }
+
     @Test func failuresCarryThePathAndErrno() throws {
         let missing = TemporaryDirectory().path + "/missing/file"
         #expect(throws: FileSystemError(path: missing, code: ENOENT)) { try FileSystem.read(missing) }

@@ -50,8 +50,7 @@ public final class EmbeddingModel: Sendable {
     /// load's outcome.
     public var availability: LanguageModel.Availability {
         if case let .failure(error)? = weights.withLock({ $0 }) {
-            if case let .modelUnavailable(reason) = error { return .unavailable(reason) }
-            return .unavailable(error.description)
+            return .unavailable(error.unavailableReason)
         }
         let files = self.files.availability
         guard case .available = files else { return files }
@@ -62,11 +61,7 @@ public final class EmbeddingModel: Sendable {
     /// Stored with every vector: a vector made by another model file, or cut into chunks
     /// another way, is not current. The file's real name and size, without loading it.
     public var version: String {
-        var resolved = path
-        if let real = realpath(path, nil) {
-            resolved = String(cString: real)
-            free(real)
-        }
+        let resolved = FileSystem.realPath(path)
         let name = resolved.split(separator: "/").last.map(String.init) ?? resolved
         let size = FileSystem.identity(of: resolved).map { String($0.size) } ?? "missing"
         // Tokenized by the table beside the file, or by llama.cpp's tokenizer: not the same tokens.

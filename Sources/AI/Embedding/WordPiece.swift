@@ -39,7 +39,7 @@ final class WordPiece: @unchecked Sendable {
         let file = UnsafeRawPointer(mapped)
         base = file
         size = Int(status.st_size)
-        func word(_ offset: Int) -> Int { Int(UInt32(littleEndian: file.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) }
+        func word(_ offset: Int) -> Int { Int(Self.word(file, offset)) }
         let magic = Array(UnsafeRawBufferPointer(start: file, count: 8))
         let pieces = word(8)
         slotCount = word(12)
@@ -60,9 +60,14 @@ final class WordPiece: @unchecked Sendable {
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
 
-    private func word(_ offset: Int) -> UInt32 {
-        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    private static func word(_ file: UnsafeRawPointer, _ offset: Int) -> UInt32 {
+        UInt32(littleEndian: file.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
+
+    private func word(_ offset: Int) -> UInt32 { Self.word(base, offset) }
+
+    /// What a piece that continues a word begins with in the vocabulary.
+    private static let continuation: [UInt8] = Array("##".utf8)
 
     /// The pool's entry at `offset`: its bytes (nil past the end of a damaged pool).
     private func entry(_ offset: Int) -> UnsafeRawBufferPointer? {
@@ -74,7 +79,7 @@ final class WordPiece: @unchecked Sendable {
 
     /// The id of a piece (with "##" in front when it continues a word), or nil.
     func id(of piece: ArraySlice<UInt8>, continuing: Bool) -> Int32? {
-        let marks: [UInt8] = continuing ? [0x23, 0x23] : []
+        let marks = continuing ? Self.continuation[...] : []
         var hasher = FNV1a()
         hasher.combine(marks)
         hasher.combine(piece)

@@ -31,11 +31,7 @@ final class EmbeddingWeights: @unchecked Sendable {
     /// `MODEL.wordpiece` beside `MODEL.gguf`, the symbolic link resolved (set-up links
     /// embedding-model.gguf to the real file).
     static func wordPiecePath(forModel path: String) -> String {
-        var resolved = path
-        if let real = realpath(path, nil) {
-            resolved = String(cString: real)
-            free(real)
-        }
+        var resolved = FileSystem.realPath(path)
         if resolved.hasSuffix(".gguf") { resolved.removeLast(5) }
         return resolved + ".wordpiece"
     }
@@ -53,8 +49,7 @@ final class EmbeddingWeights: @unchecked Sendable {
                 _ = try WordPiece(path: table)
                 return nil
             } catch {
-                if case let .modelUnavailable(reason) = error { return reason }
-                return error.description
+                return error.unavailableReason
             }
         }
         // The tokenizer's key comes before the token list, in the first kilobytes of the file.

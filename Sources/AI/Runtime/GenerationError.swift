@@ -28,4 +28,10 @@ public enum GenerationError: Error, CustomStringConvertible, Sendable, Equatable
         case .toolCallFailed(let error): error.description
         }
     }
+
+    /// Why a model is unavailable, without the prefix `description` puts before it.
+    var unavailableReason: String {
+        if case .modelUnavailable(let reason) = self { return reason }
+        return description
+    }
 }

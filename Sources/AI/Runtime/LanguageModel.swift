@@ -34,7 +34,7 @@ public final class LanguageModel: Sendable {
         if let loaded = state.withLock({ $0 }) {
             switch loaded {
             case .success: return .available
-            case .failure(let error): return .unavailable(Self.reason(error))
+            case .failure(let error): return .unavailable(error.unavailableReason)
             }
         }
         return checkFiles()
@@ -47,11 +47,6 @@ public final class LanguageModel: Sendable {
         guard magic == Array("GGUF".utf8) else { return .unavailable("not a GGUF file: \(path)") }
         if case .failure(let error) = loadLibrary() { return .unavailable(error.description) }
         return .available
-    }
-
-    private static func reason(_ error: GenerationError) -> String {
-        if case .modelUnavailable(let reason) = error { return reason }
-        return error.description
     }
 
     private func loadLibrary() -> Result<notes_llama_api, LlamaLibraryError> {
