@@ -43,8 +43,8 @@ public final class Database {
                 try execute("PRAGMA synchronous = NORMAL")
             }
         } catch {
-            statements.removeAll()
-            sqlite3_close_v2(handle)
+            // Every property is set, so the throw runs deinit, which closes the connection;
+            // closing it here too would free it twice.
             throw error
         }
     }

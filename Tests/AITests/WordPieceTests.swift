@@ -74,6 +74,39 @@ struct WordPieceTests {
         #expect(reason.contains("damaged"), "\(reason)")
     }
 
+    /// A damaged table once unmapped its pages twice (in the throw and again in deinit); the
+    /// second munmap took away whatever another thread had mapped at that address meanwhile,
+    /// and a tokenizer running there crashed (CI, signal 11). Here one thread keeps failing on
+    /// a damaged table while another maps good ones and tokenizes with each.
+    @Test func aDamagedTableUnmapsOnlyItsOwnPages() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wordpiece-race-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let goodPath = EmbeddingWeights.wordPiecePath(forModel: Self.modelPath)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: goodPath))
+        // The same size as the good table, so the kernel hands the freed address to the next map.
+        var damaged = whole
+        damaged[0] = UInt8(ascii: "X")
+        let damagedPath = directory.appendingPathComponent("damaged.wordpiece").path
+        try damaged.write(to: URL(fileURLWithPath: damagedPath))
+        let rounds = 300
+        async let failures: Int = Task.detached {
+            var count = 0
+            for _ in 0..<rounds where (try? WordPiece(path: damagedPath)) == nil { count += 1 }
+            return count
+        }.value
+        async let tokenized: Int = Task.detached {
+            var count = 0
+            for _ in 0..<rounds {
+                guard let table = try? WordPiece(path: goodPath) else { continue }
+                if table.tokens("Café crème à Zürich") == [7668, 13675, 21382, 1037, 10204] { count += 1 }
+            }
+            return count
+        }.value
+        #expect(await failures == rounds)
+        #expect(await tokenized == rounds)
+    }
+
     @Test func theTokenizerIsReadFromAGGUFsHeaderWithoutLoadingIt() throws {
         let deps = ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps"
         let ours = try FileSystem.read(Self.modelPath, limit: 64 * 1024)

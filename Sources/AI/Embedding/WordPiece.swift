@@ -53,7 +53,8 @@ final class WordPiece: @unchecked Sendable {
         pool = ranges + rangeCount * 12
         guard magic == Array("NOTESWP1".utf8), slotCount > pieces, slotCount & (slotCount - 1) == 0,
               pool + poolSize == size, [begin, end, unknown].allSatisfy({ $0 >= 0 && Int($0) < pieces }) else {
-            munmap(mapped, size)
+            // No munmap here: every property is set, so a throw runs deinit, which unmaps. A
+            // second munmap would unmap whatever another thread had mapped there meanwhile.
             throw .modelUnavailable("the tokenizer table \(path) is damaged (set-up writes it again: scripts/setup.sh)")
         }
     }

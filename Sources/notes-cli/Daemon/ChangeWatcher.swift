@@ -23,11 +23,18 @@ final class ChangeWatcher {
         inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0 else { throw CommandFailure("cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))") }
         let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)
+        // Until every property is set a throw runs no deinit: close what is open here.
         guard inotify_add_watch(inotify, directory, mask) >= 0 else {
-            throw CommandFailure("cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))")
+            let failure = CommandFailure("cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))")
+            close(inotify)
+            throw failure
         }
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw CommandFailure("cannot receive signals: \(FileSystem.message(errno: errno))") }
+        guard pipe(&ends) == 0 else {
+            let failure = CommandFailure("cannot receive signals: \(FileSystem.message(errno: errno))")
+            close(inotify)
+            throw failure
+        }
         for end in ends {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)

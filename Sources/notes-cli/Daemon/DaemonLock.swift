@@ -26,14 +26,18 @@ final class DaemonLock {
 
     /// Takes the lock or fails at once; never waits.
     init(home: NotebookHome) throws {
-        path = home.daemonLock
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Failure.cannotOpen(path: path, reason: FileSystem.message(errno: errno)) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let pid = DaemonLock.readPID(descriptor)
-            close(descriptor)
+        // The descriptor is set only once the lock is ours: a throw after every property is set
+        // runs deinit, which would empty the running daemon's pid from the file.
+        let path = home.daemonLock
+        let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard opened >= 0 else { throw Failure.cannotOpen(path: path, reason: FileSystem.message(errno: errno)) }
+        guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+            let pid = DaemonLock.readPID(opened)
+            close(opened)
             throw Failure.alreadyRunning(path: path, pid: pid)
         }
+        self.path = path
+        descriptor = opened
         let text = Array("\(getpid())\n".utf8)
         ftruncate(descriptor, 0)
         _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
