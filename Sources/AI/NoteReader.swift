@@ -130,8 +130,8 @@ public final class NoteReader: Sendable {
         self.model = model
         self.batchSize = max(1, batchSize)
         self.copies = copies
-        session = LanguageModelSession(model: model, instructions: NoteReader.instructions, contextSize: 4_096 + (self.batchSize - 1) * 1_536,
-                                       batchSize: self.batchSize)
+        session = LanguageModelSession(model: model, instructions: NoteReader.instructions, contextSize: 4_096, batchSize: self.batchSize,
+                                       reusingOnlyPrewarmedPrefix: true)
     }
 
     func prewarm() async throws {

@@ -134,7 +134,12 @@ final class LoadedModel: @unchecked Sendable {
 
     static func load(api: notes_llama_api, path: String, libraryIdentity: String) -> Result<LoadedModel, GenerationError> {
         LlamaBackend.initialize(api)
-        let params = api.llama_model_default_params()
+        var params = api.llama_model_default_params()
+        // No repacked weights: llama.cpp's repacked CPU kernels compute a row's products
+        // otherwise when it shares a step with other rows, so a batch or a draft changed greedy
+        // readings; the plain kernels give each row the same bits whatever else is evaluated,
+        // and were not slower for prompts (bench/ai/RESULTS.md, run G).
+        params.use_extra_bufts = false
         guard let model = api.llama_model_load_from_file(path, params) else {
             return .failure(.modelUnavailable("llama.cpp could not load \(path) (not a readable GGUF, or an unsupported architecture)"))
         }

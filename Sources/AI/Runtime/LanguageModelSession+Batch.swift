@@ -110,14 +110,22 @@ extension LanguageModelSession {
                     candidate = prepared
                 }
                 if prefix == nil {
-                    // The part before the user's text is the same for every request (the
-                    // instructions): sequence 0 keeps it, evaluated once.
-                    let shared = Array(candidate.prompt.tokens[..<min(candidate.prompt.userStart, candidate.prompt.tokens.count - 1)])
-                    if shared.isEmpty { context.truncate(to: 0) } else { _ = try context.evaluate(shared) }
-                    prefix = context.evaluated
+                    if let limit = context.reuseLimit, context.evaluated.count >= limit {
+                        // The prewarmed prefix, where a request alone would start too; nothing
+                        // after it, so that in one cache a fork's cells follow it as they would.
+                        context.truncate(to: limit)
+                        prefix = context.evaluated
+                    } else {
+                        // The part before the user's text is the same for every request (the
+                        // instructions): sequence 0 keeps it, evaluated once.
+                        let shared = Array(candidate.prompt.tokens[..<min(candidate.prompt.userStart, candidate.prompt.tokens.count - 1)])
+                        if shared.isEmpty { context.truncate(to: 0) } else { _ = try context.evaluate(shared) }
+                        prefix = context.evaluated
+                    }
                 }
                 let forked = min(Self.commonPrefix(prefix!, candidate.prompt.tokens), candidate.prompt.tokens.count - 1)
-                let held = slots.compactMap { $0 }.reduce(0) { $0 + $1.cells(answerBound: answerBound) }
+                // In one cache the rows share its cells; with caches of their own each has room.
+                let held = context.separateCaches ? 0 : slots.compactMap { $0 }.reduce(0) { $0 + $1.cells(answerBound: answerBound) }
                 let cells = candidate.prompt.tokens.count - forked + answerBound
                 guard held == 0 || prefix!.count + held + cells <= context.contextSize else {
                     waiting = candidate
@@ -125,7 +133,7 @@ extension LanguageModelSession {
                 }
                 waiting = nil
                 let sequence = row + 1
-                context.fork(sequence, prefix: forked)
+                try context.fork(sequence, prefix: forked)
                 let generation = GuidedGeneration(model: context, schema: candidate.schema, options: options,
                                                   draftSource: Self.draftSource(candidate.prompt, options: options), draftLength: draftLength)
                 slots[row] = Slot(prepared: candidate, forked: forked, generation: generation, start: clock.now)

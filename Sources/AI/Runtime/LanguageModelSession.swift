@@ -25,6 +25,8 @@ public actor LanguageModelSession {
     nonisolated let maximumToolCalls: Int
     /// How many prompts `respond(toEach:)` decodes in one batch (sequences in the context).
     nonisolated let batchSize: Int
+    /// See `init(model:instructions:contextSize:batchSize:reusingOnlyPrewarmedPrefix:)`.
+    nonisolated let reusesOnlyPrewarmedPrefix: Bool
     var context: LlamaContext?
     /// Set by the tests: the token model a conversation runs on instead of llama.cpp.
     let backend: (any SessionBackend)?
@@ -50,6 +52,17 @@ public actor LanguageModelSession {
                   conversation: false, maximumToolCalls: 0, backend: nil, batchSize: batchSize)
     }
 
+    /// Answers that depend only on their prompt: each prompt reuses no more of the cache than the
+    /// prewarmed prefix (`LlamaContext.reuseLimit`), so that with greedy decoding a prompt gets
+    /// the same answer, bit for bit, whatever was asked before it and whether it is asked alone
+    /// or in a batch. It costs re-evaluating what a prompt shares with the one before beyond the
+    /// prefix (for the reader, a note's date when the last note had the same).
+    init(model: LanguageModel, instructions: String, contextSize: Int, batchSize: Int, reusingOnlyPrewarmedPrefix: Bool) {
+        self.init(model: model, instructions: instructions, promptStyle: .chat, contextSize: contextSize, tools: [],
+                  conversation: false, maximumToolCalls: 0, backend: nil, batchSize: batchSize,
+                  reusesOnlyPrewarmedPrefix: reusingOnlyPrewarmedPrefix)
+    }
+
     /// A conversation, with tools the model may call (none is fine). The transcript begins with
     /// the instructions and every tool's definition.
     public init(model: LanguageModel = .default, tools: [any Tool], instructions: String? = nil, contextSize: Int? = nil,
@@ -66,7 +79,9 @@ public actor LanguageModelSession {
     }
 
     private init(model: LanguageModel, instructions: String?, promptStyle: PromptStyle, contextSize: Int?, tools: [any Tool],
-                 conversation: Bool, maximumToolCalls: Int, backend: (any SessionBackend)?, batchSize: Int) {
+                 conversation: Bool, maximumToolCalls: Int, backend: (any SessionBackend)?, batchSize: Int,
+                 reusesOnlyPrewarmedPrefix: Bool = false) {
+        self.reusesOnlyPrewarmedPrefix = reusesOnlyPrewarmedPrefix
         self.model = model
         self.instructions = instructions
         self.promptStyle = promptStyle
@@ -224,6 +239,7 @@ public actor LanguageModelSession {
             tokens = Array(prompt.tokens[..<prompt.userEnd])
             prefixText = prompt.textBeforeUser + (promptPrefix ?? "")
         }
+        if reusesOnlyPrewarmedPrefix { context.reuseLimit = tokens.count }
         let cache = PrefixCache(directory: model.configuration.prefixCacheDirectory, modelPath: model.configuration.modelPath,
                                 contextSize: context.contextSize, libraryIdentity: context.model.libraryIdentity, prefix: prefixText)
         if let cache {

@@ -4,7 +4,18 @@ import CLlama
 /// Owned by one session actor; never shared. Keeps track of the tokens in its KV cache so that
 /// a new prompt re-evaluates only what differs from the last one. Sequence 0 is the one single
 /// requests use, and the prefix a batch forks from; sequences 1 and up exist only while a batch
-/// runs (`decode(_:)`), and share the cells of the prefix they were forked from (one unified cache).
+/// runs (`decode(_:)`). With two sequences (one request at a time) they share one cache and the
+/// prefix's cells; with more, each has a cache of its own (a llama.cpp stream of `contextSize`
+/// cells) into which the prefix is copied: in one shared cache a sequence's attention came out
+/// otherwise, in its last bits, when other sequences' cells were there, and greedy readings
+/// changed with what else was in the batch.
+///
+/// What else makes a sequence's logits come out the same in a batch as alone (bench/ai/RESULTS.md,
+/// run G): llama.cpp's CPU kernels compute a token's attention otherwise depending on how many of
+/// its sequence's tokens are evaluated with it (one, a few, eight and more, and where flash
+/// attention's tiles of eight fall). So flash attention is off, a batch step decodes together
+/// only sequences that add as many tokens each (`decode(_:)`), and with `reuseLimit` a prompt
+/// reuses no more than the prewarmed prefix, whatever the previous prompt shared with it.
 final class LlamaContext: TokenModel {
     let model: LoadedModel
     private let context: OpaquePointer
@@ -13,6 +24,8 @@ final class LlamaContext: TokenModel {
     let contextSize: Int
     /// How many sequences the cache can hold at once.
     let sequenceCount: Int
+    /// Each sequence has a cache of its own, of `contextSize` cells (see above).
+    let separateCaches: Bool
     /// The tokens whose keys and values are in the cache, per sequence, in order from position 0.
     private var sequences: [[Int32]]
     /// Logits copied out of llama.cpp when a batch took more than one `llama_decode`.
@@ -20,6 +33,9 @@ final class LlamaContext: TokenModel {
 
     /// Sequence 0's tokens.
     var evaluated: [Int32] { sequences[0] }
+    /// At most this many tokens of sequence 0 are reused by `evaluate(_:)` (the prewarmed prefix),
+    /// so that a prompt is evaluated in the same pieces whatever came before it; nil: all it shares.
+    var reuseLimit: Int?
 
     var vocabulary: Vocabulary { model.vocabulary }
     private var api: notes_llama_api { model.api }
@@ -27,23 +43,26 @@ final class LlamaContext: TokenModel {
     init(model: LoadedModel, configuration: ModelConfiguration, sequences: Int = 1) throws(GenerationError) {
         self.model = model
         var params = model.api.llama_context_default_params()
-        params.n_ctx = UInt32(configuration.contextSize)
+        let separate = sequences > 2
+        params.n_ctx = UInt32(configuration.contextSize * (separate ? sequences : 1))
         params.n_seq_max = UInt32(max(1, sequences))
-        // One cache for every sequence: forked sequences share the prefix's cells, and a single
-        // request may use the whole context.
-        params.kv_unified = true
+        // One cache when a single request runs at a time: a fork shares the prefix's cells, and
+        // a request may use the whole context. A batch's rows get caches of their own.
+        params.kv_unified = !separate
+        separateCaches = separate
         params.n_batch = 512
         params.n_ubatch = 512
         params.n_threads = Int32(configuration.threads)
         params.n_threads_batch = Int32(configuration.threads)
+        params.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED
         params.no_perf = true
         guard let context = model.api.llama_init_from_model(model.model, params) else {
             throw .modelUnavailable("llama.cpp could not create a context of \(configuration.contextSize) tokens")
         }
         self.context = context
-        contextSize = Int(model.api.llama_n_ctx(context))
-        batchSize = 512
         sequenceCount = max(1, sequences)
+        contextSize = Int(model.api.llama_n_ctx(context)) / (separate ? sequenceCount : 1)
+        batchSize = 512
         self.sequences = Array(repeating: [], count: sequenceCount)
         batch = model.api.llama_batch_init(Int32(batchSize), 0, 1)
     }
@@ -66,7 +85,7 @@ final class LlamaContext: TokenModel {
         var common = 0
         while common < evaluated.count, common < tokens.count, evaluated[common] == tokens[common] { common += 1 }
         // At least one token is evaluated, for its logits.
-        common = min(common, tokens.count - 1)
+        common = min(common, tokens.count - 1, reuseLimit ?? .max)
         truncate(to: common)
         // Fewer when llama.cpp could not drop part of the sequence and the cache was cleared.
         let reused = evaluated.count
@@ -160,14 +179,21 @@ final class LlamaContext: TokenModel {
     /// The tokens in sequence `index`.
     func tokens(inSequence index: Int) -> [Int32] { sequences[index] }
 
-    /// Makes sequence `index` (not 0) hold sequence 0's first `count` tokens, sharing their
-    /// cells: nothing is evaluated.
-    func fork(_ index: Int, prefix count: Int) {
+    /// Makes sequence `index` (not 0) hold sequence 0's first `count` tokens: nothing is
+    /// evaluated. In one cache it shares their cells; with caches of their own, sequence 0's
+    /// cache is copied whole (llama.cpp copies only whole streams) and cut after `count`.
+    func fork(_ index: Int, prefix count: Int) throws(GenerationError) {
         precondition(index > 0 && index < sequenceCount && count <= evaluated.count)
         let memory = api.llama_get_memory(context)
         _ = api.llama_memory_seq_rm(memory, Int32(index), -1, -1)
-        api.llama_memory_seq_cp(memory, 0, Int32(index), 0, Int32(count))
-        sequences[index] = Array(evaluated[..<count])
+        if separateCaches {
+            api.llama_memory_seq_cp(memory, 0, Int32(index), -1, -1)
+            sequences[index] = evaluated
+            try truncate(sequence: index, to: count)
+        } else {
+            api.llama_memory_seq_cp(memory, 0, Int32(index), 0, Int32(count))
+            sequences[index] = Array(evaluated[..<count])
+        }
     }
 
     /// Empties sequences 1 and up, handing their cells back.
@@ -194,61 +220,75 @@ final class LlamaContext: TokenModel {
         sequences[index].removeLast(sequences[index].count - count)
     }
 
-    /// Appends each input's tokens to its sequence, in as few `llama_decode` calls as the batch
-    /// size allows, and returns for each input the logits it asked for, valid until the next call.
+    /// Appends each input's tokens to its sequence and returns for each input the logits it
+    /// asked for, valid until the next call. Inputs that add as many tokens each are decoded
+    /// together, in as few `llama_decode` calls as the batch size allows; with caches of their
+    /// own, inputs of other lengths go in calls of their own, so that each sequence's tokens are
+    /// evaluated in the same pieces as alone (see above).
     func decode(_ inputs: [SequenceInput]) throws(GenerationError) -> [[UnsafeBufferPointer<Float>]] {
         struct Entry { var input: Int; var token: Int32; var position: Int; var output: Int? }
-        var entries: [Entry] = []
+        var groups: [[Entry]] = []
+        var groupOfLength: [Int: Int] = [:]
         var outputs = 0
-        for (index, input) in inputs.enumerated() {
+        for (index, input) in inputs.enumerated() where !input.tokens.isEmpty {
+            let key = separateCaches ? input.tokens.count : 0
+            var group = groupOfLength[key] ?? groups.count
+            // A group of several inputs fits one call: a call's cut must not fall inside one.
+            if separateCaches, group < groups.count, groups[group].count + input.tokens.count > batchSize { group = groups.count }
+            if group == groups.count {
+                groups.append([])
+                groupOfLength[key] = group
+            }
             let start = sequences[input.sequence].count
             for (offset, token) in input.tokens.enumerated() {
                 let wanted = input.everyPosition || offset == input.tokens.count - 1
-                entries.append(Entry(input: index, token: token, position: start + offset, output: wanted ? outputs : nil))
+                groups[group].append(Entry(input: index, token: token, position: start + offset, output: wanted ? outputs : nil))
                 if wanted { outputs += 1 }
             }
         }
-        guard !entries.isEmpty else { return inputs.map { _ in [] } }
+        guard !groups.isEmpty else { return inputs.map { _ in [] } }
         let vocabularySize = vocabulary.count
-        let chunks = (entries.count + batchSize - 1) / batchSize
-        if chunks > 1, copiedLogits.count < outputs * vocabularySize {
+        let calls = groups.reduce(0) { $0 + ($1.count + batchSize - 1) / batchSize }
+        if calls > 1, copiedLogits.count < outputs * vocabularySize {
             copiedLogits.deallocate()
             copiedLogits = .allocate(capacity: outputs * vocabularySize)
         }
         var pointers = [UnsafePointer<Float>?](repeating: nil, count: outputs)
-        var chunkStart = 0
-        while chunkStart < entries.count {
-            let chunk = entries[chunkStart..<min(chunkStart + batchSize, entries.count)]
-            batch.n_tokens = Int32(chunk.count)
-            for (slot, entry) in chunk.enumerated() {
-                batch.token[slot] = entry.token
-                batch.pos[slot] = Int32(entry.position)
-                batch.n_seq_id[slot] = 1
-                batch.seq_id[slot]![0] = Int32(inputs[entry.input].sequence)
-                batch.logits[slot] = entry.output == nil ? 0 : 1
-            }
-            let status = api.llama_decode(context, batch)
-            switch status {
-            case 0: break
-            case 1: throw .exceededContextWindowSize(tokens: sequences.reduce(0) { $0 + $1.count } + chunk.count, contextSize: contextSize)
-            default: throw .decodingFailure("llama_decode returned \(status)")
-            }
-            for (slot, entry) in chunk.enumerated() {
-                sequences[inputs[entry.input].sequence].append(entry.token)
-                guard let output = entry.output else { continue }
-                guard let logits = api.llama_get_logits_ith(context, Int32(slot)) else { throw .decodingFailure("llama.cpp returned no logits") }
-                if chunks > 1 {
-                    let target = copiedLogits.baseAddress! + output * vocabularySize
-                    target.update(from: logits, count: vocabularySize)
-                    pointers[output] = UnsafePointer(target)
-                } else {
-                    pointers[output] = UnsafePointer(logits)
+        for entries in groups {
+            var chunkStart = 0
+            while chunkStart < entries.count {
+                let chunk = entries[chunkStart..<min(chunkStart + batchSize, entries.count)]
+                batch.n_tokens = Int32(chunk.count)
+                for (slot, entry) in chunk.enumerated() {
+                    batch.token[slot] = entry.token
+                    batch.pos[slot] = Int32(entry.position)
+                    batch.n_seq_id[slot] = 1
+                    batch.seq_id[slot]![0] = Int32(inputs[entry.input].sequence)
+                    batch.logits[slot] = entry.output == nil ? 0 : 1
                 }
+                let status = api.llama_decode(context, batch)
+                switch status {
+                case 0: break
+                case 1: throw .exceededContextWindowSize(tokens: sequences.reduce(0) { $0 + $1.count } + chunk.count, contextSize: contextSize)
+                default: throw .decodingFailure("llama_decode returned \(status)")
+                }
+                for (slot, entry) in chunk.enumerated() {
+                    sequences[inputs[entry.input].sequence].append(entry.token)
+                    guard let output = entry.output else { continue }
+                    guard let logits = api.llama_get_logits_ith(context, Int32(slot)) else { throw .decodingFailure("llama.cpp returned no logits") }
+                    if calls > 1 {
+                        let target = copiedLogits.baseAddress! + output * vocabularySize
+                        target.update(from: logits, count: vocabularySize)
+                        pointers[output] = UnsafePointer(target)
+                    } else {
+                        pointers[output] = UnsafePointer(logits)
+                    }
+                }
+                chunkStart += chunk.count
             }
-            chunkStart += chunk.count
         }
         var result: [[UnsafeBufferPointer<Float>]] = inputs.map { _ in [] }
-        for entry in entries {
+        for entry in groups.joined() {
             if let output = entry.output { result[entry.input].append(UnsafeBufferPointer(start: pointers[output], count: vocabularySize)) }
         }
         return result
