@@ -28,8 +28,9 @@ actor CategoryScorer {
         let own = corrections.prefix(CategoryScorer.maximumCorrections).reversed().map { (String(CategoryScorer.line($0.text).prefix(CategoryScorer.maximumCharacters / 2)), $0.category) }
         let instructions = CategoryScorer.examples + own.map { CategoryScorer.example($0.0, $0.1) }.joined()
         // The examples (about 800 tokens, 1,100 with the most corrections) and a note cut to
-        // 600 characters.
-        session = LanguageModelSession(model: model, instructions: instructions, promptStyle: .continuation, contextSize: 2_048)
+        // 600 characters. A note's scores must not depend on the note scored before it.
+        session = LanguageModelSession(model: model, instructions: instructions, promptStyle: .continuation, contextSize: 2_048,
+                                       reusingOnlyPrewarmedPrefix: true)
     }
 
     func prewarm() async throws(GenerationError) {

@@ -67,6 +67,7 @@ struct NoteReading: Generable, Sendable, Equatable {
 /// once, so that each note costs its own tokens and the answer's.
 public final class NoteReader: Sendable {
     public let model: LanguageModel
+    /// One note at a time.
     private let session: LanguageModelSession
     private let counted = Mutex(Usage())
 
@@ -117,24 +118,36 @@ public final class NoteReader: Sendable {
     let copies: Bool
 
     /// Four notes at once when several are pending: on a quiet machine (2 cores, the 1.5B
-    /// reader) 1.57x as many short dev notes a minute as one at a time over 40 notes, 1.7x to
-    /// 1.9x over 16, where eight gave 2.0x for twice the cache (bench/ai/RESULTS.md, run F).
-    /// Each further note costs 1,536 tokens of cache (about 44 MB with the 1.5B reader).
+    /// reader) 1.54x as many short dev notes a minute as one at a time over 40 notes
+    /// (bench/ai/RESULTS.md, run G). A batch has a session of its own, made for each backlog and
+    /// let go after it: each of its notes has a cache of its own, and with the instructions'
+    /// that is five caches of 4,096 tokens (117 MB each with the 1.5B reader), held only while
+    /// a backlog is read.
     public static let defaultBatchSize = 4
     /// Tokens drafted after each sampled one.
     static let draftLength = 8
 
-    /// The context holds one note's instructions, note and longest answer, and room for each
-    /// further note of a batch; longer notes are batched fewer at a time.
+    /// A context holds one note's instructions, note and longest answer.
     public init(model: LanguageModel, batchSize: Int = NoteReader.defaultBatchSize, copies: Bool = false) {
         self.model = model
         self.batchSize = max(1, batchSize)
         self.copies = copies
-        session = LanguageModelSession(model: model, instructions: NoteReader.instructions, contextSize: 4_096, batchSize: self.batchSize,
-                                       reusingOnlyPrewarmedPrefix: true)
+        session = NoteReader.session(model: model, batchSize: 1)
+    }
+
+    /// Each prompt reuses only the prewarmed prefix, so that a note's reading is the same alone
+    /// and in a batch, whatever was read before it.
+    private static func session(model: LanguageModel, batchSize: Int) -> LanguageModelSession {
+        LanguageModelSession(model: model, instructions: NoteReader.instructions, contextSize: 4_096, batchSize: batchSize,
+                             reusingOnlyPrewarmedPrefix: true)
     }
 
     func prewarm() async throws {
+        try await NoteReader.prewarm(session)
+    }
+
+    /// The instructions evaluated (or restored from the prefix cache on disk) once per session.
+    private static func prewarm(_ session: LanguageModelSession) async throws {
         try await session.prewarm(promptPrefix: NoteReader.promptPrefix, schema: NoteReading.generationSchema, includeSchemaInPrompt: false)
     }
 
@@ -154,6 +167,13 @@ public final class NoteReader: Sendable {
     func read(pulling next: @escaping @Sendable () async -> (note: Note, summary: Bool)?,
                      done: @escaping @Sendable (Note, Result<NoteReading, any Error>) async -> Void) async throws {
         let given = Mutex<[Note]>([])
+        let session: LanguageModelSession
+        if batchSize == 1 {
+            session = self.session
+        } else {
+            session = NoteReader.session(model: model, batchSize: batchSize)
+            try await NoteReader.prewarm(session)
+        }
         try await session.respond(pulling: {
             guard let (note, summary) = await next() else { return nil }
             given.withLock { $0.append(note) }

@@ -191,6 +191,9 @@ struct LanguageModelSessionTests {
     @Test func choicesAreScoredByLikelihood() async throws {
         let session = LanguageModelSession(model: TestModel.shared, instructions: "Fruit: apple\nFruit: pear\nFruit: plum\n",
                                            promptStyle: .continuation)
+        // Prewarmed, so that every request re-evaluates the prompt's last token the same way
+        // (alone): the kernels compute a token otherwise alone than among others.
+        try await session.prewarm(promptPrefix: "Fruit:")
         let scores = try await session.logProbabilities(of: [" apple", " tractor", " pear and a plum"], after: "Fruit:")
         #expect(scores.count == 3)
         #expect(scores.allSatisfy { $0 < 0 && $0.isFinite })

@@ -25,7 +25,7 @@ public actor LanguageModelSession {
     nonisolated let maximumToolCalls: Int
     /// How many prompts `respond(toEach:)` decodes in one batch (sequences in the context).
     nonisolated let batchSize: Int
-    /// See `init(model:instructions:contextSize:batchSize:reusingOnlyPrewarmedPrefix:)`.
+    /// See `init(model:instructions:promptStyle:contextSize:batchSize:reusingOnlyPrewarmedPrefix:)`.
     nonisolated let reusesOnlyPrewarmedPrefix: Bool
     var context: LlamaContext?
     /// Set by the tests: the token model a conversation runs on instead of llama.cpp.
@@ -57,8 +57,9 @@ public actor LanguageModelSession {
     /// the same answer, bit for bit, whatever was asked before it and whether it is asked alone
     /// or in a batch. It costs re-evaluating what a prompt shares with the one before beyond the
     /// prefix (for the reader, a note's date when the last note had the same).
-    init(model: LanguageModel, instructions: String, contextSize: Int, batchSize: Int, reusingOnlyPrewarmedPrefix: Bool) {
-        self.init(model: model, instructions: instructions, promptStyle: .chat, contextSize: contextSize, tools: [],
+    init(model: LanguageModel, instructions: String, promptStyle: PromptStyle = .chat, contextSize: Int, batchSize: Int = 1,
+         reusingOnlyPrewarmedPrefix: Bool) {
+        self.init(model: model, instructions: instructions, promptStyle: promptStyle, contextSize: contextSize, tools: [],
                   conversation: false, maximumToolCalls: 0, backend: nil, batchSize: batchSize,
                   reusesOnlyPrewarmedPrefix: reusingOnlyPrewarmedPrefix)
     }
