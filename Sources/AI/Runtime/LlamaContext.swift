@@ -13,10 +13,10 @@ import CLlama
 /// What else makes a sequence's logits come out the same in a batch as alone (bench/ai/RESULTS.md,
 /// run G): llama.cpp's CPU kernels compute a token's attention otherwise depending on how many of
 /// its sequence's tokens are evaluated with it (one, a few, eight and more, and where flash
-/// attention's tiles of eight fall), and for some weight types how many rows the step has. So
-/// flash attention is off, a batch step decodes together only sequences that add one token each
-/// (`decode(_:)`), and with `reuseLimit` a prompt reuses no more than the prewarmed prefix,
-/// whatever the previous prompt shared with it.
+/// attention's tiles of eight fall), and for Q5_0 and Q8_0 weights (not the K-quants of our
+/// readers' layers) how many rows the step has. So flash attention is off, a batch step decodes
+/// together only sequences that add as many tokens each (`decode(_:)`), and with `reuseLimit` a
+/// prompt reuses no more than the prewarmed prefix, whatever the previous prompt shared with it.
 final class LlamaContext: TokenModel {
     let model: LoadedModel
     private let context: OpaquePointer
@@ -222,19 +222,22 @@ final class LlamaContext: TokenModel {
     }
 
     /// Appends each input's tokens to its sequence and returns for each input the logits it
-    /// asked for, valid until the next call, in as few `llama_decode` calls as the batch size
-    /// allows; with caches of their own, only inputs of one token each are decoded together,
-    /// so that each sequence's tokens are evaluated in the same pieces as alone (see above).
+    /// asked for, valid until the next call. Inputs that add as many tokens each are decoded
+    /// together, in as few `llama_decode` calls as the batch size allows; with caches of their
+    /// own, inputs of other lengths go in calls of their own, so that each sequence's tokens are
+    /// evaluated in the same pieces as alone (see above). Decoding each longer input alone
+    /// would be exact for Q5_0 and Q8_0 weights too, but cost a batch most of its gain (1.13x
+    /// against 1.54x, bench/ai/RESULTS.md, run G).
     func decode(_ inputs: [SequenceInput]) throws(GenerationError) -> [[UnsafeBufferPointer<Float>]] {
         struct Entry { var input: Int; var token: Int32; var position: Int; var output: Int? }
         var groups: [[Entry]] = []
         var groupOfLength: [Int: Int] = [:]
         var outputs = 0
         for (index, input) in inputs.enumerated() where !input.tokens.isEmpty {
-            // Single tokens go together; a longer input goes alone, because for some weight types
-            // (Q5_0, Q8_0) the kernels compute a row otherwise when it is one of many rows.
-            let key = !separateCaches ? 0 : input.tokens.count == 1 ? 1 : -1 - index
-            let group = groupOfLength[key] ?? groups.count
+            let key = separateCaches ? input.tokens.count : 0
+            var group = groupOfLength[key] ?? groups.count
+            // A group of several inputs fits one call: a call's cut must not fall inside one.
+            if separateCaches, group < groups.count, groups[group].count + input.tokens.count > batchSize { group = groups.count }
             if group == groups.count {
                 groups.append([])
                 groupOfLength[key] = group
