@@ -69,6 +69,8 @@ public final class NoteReader: Sendable {
     public let model: LanguageModel
     /// One note at a time.
     private let session: LanguageModelSession
+    /// Several at once: made at the first backlog (see `defaultBatchSize`).
+    private let batchSession = Mutex<LanguageModelSession?>(nil)
     private let counted = Mutex(Usage())
 
     /// The tokens the reader has evaluated so far, for measuring what a note costs against the
@@ -119,10 +121,11 @@ public final class NoteReader: Sendable {
 
     /// Four notes at once when several are pending: on a quiet machine (2 cores, the 1.5B
     /// reader) 1.54x as many short dev notes a minute as one at a time over 40 notes
-    /// (bench/ai/RESULTS.md, run G). A batch has a session of its own, made for each backlog and
-    /// let go after it: each of its notes has a cache of its own, and with the instructions'
-    /// that is five caches of 4,096 tokens (117 MB each with the 1.5B reader), held only while
-    /// a backlog is read.
+    /// (bench/ai/RESULTS.md, run G). A batch has a session of its own, made at the first
+    /// backlog and kept with the reader (the daemon lets the reader go when its model sleeps):
+    /// each of its notes has a cache of its own, and with the instructions' that is five caches
+    /// of 4,096 tokens (117 MB each with the 1.5B reader). Made anew for each backlog, it cost
+    /// 7 s to set up each time.
     public static let defaultBatchSize = 4
     /// Tokens drafted after each sampled one.
     static let draftLength = 8
@@ -170,9 +173,12 @@ public final class NoteReader: Sendable {
         let session: LanguageModelSession
         if batchSize == 1 {
             session = self.session
+        } else if let made = batchSession.withLock({ $0 }) {
+            session = made
         } else {
             session = NoteReader.session(model: model, batchSize: batchSize)
             try await NoteReader.prewarm(session)
+            batchSession.withLock { $0 = session }
         }
         try await session.respond(pulling: {
             guard let (note, summary) = await next() else { return nil }

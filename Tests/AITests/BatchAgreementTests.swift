@@ -1,9 +1,9 @@
 // Batches and copies are for speed only: with greedy decoding the reader's category and tasks
-// must be the same note for note as one note at a time without copies. Batches give the very
-// same logits on the 1.5B reader's K-quant weights, nearly on this one's; copies may flip a
-// float near-tie. The dev set's first notes, read by the smallest
-// reader that shows it, Qwen2.5-Coder-0.5B: here the first 10, so that the test stays quick on
-// two shared cores; bench/ai/backlog.sh compares the first 30.
+// must be the same note for note as one note at a time without copies. On the 1.5B reader's
+// K-quant weights batches give the very same logits; on this one's Q5_0 and Q8_0 weights nearly.
+// The dev set's first notes, read by the smallest reader that shows it, Qwen2.5-Coder-0.5B: here
+// the first 10, so that the test stays quick on two shared cores; bench/ai/backlog.sh compares
+// the first 30 on the 1.5B reader.
 // SmolLM2-135M does not show it: its greedy choices are near-ties so often (it loops, writing
 // one task six times) that a batch's other summation order changed 4 of 10 of its readings.
 import Foundation
@@ -76,11 +76,11 @@ struct BatchAgreementTests {
         let copiesAgree = zip(expected, copied).filter { same($0, $1) }.count
         let batchesAgree = zip(expected, together).filter { same($0, $1) }.count
         // Each sequence has a cache of its own and its tokens are evaluated in the same pieces as
-        // alone, with flash attention off and plain weights (LlamaContext): the same logits, bit
-        // for bit, so the same readings. Before that, 6 to 9 of 10 agreed.
-        // 10 of 10 when every longer input is decoded alone; with sequences adding as many
-        // tokens decoded together (the default, for speed), this model's Q5_0 and Q8_0 weights
-        // flip one reading (a note's two prompts of one length): the one in ten.
+        // alone, with flash attention off and plain weights (LlamaContext); before that, 6 to 9
+        // of 10 agreed. This model's Q5_0 and Q8_0 weights still compute a row otherwise when a
+        // step has more rows, which flips one reading here (two notes' prompts of one length,
+        // decoded together): 10 of 10 when each longer input is decoded alone, which costs a
+        // batch most of its gain, so the one in ten is the bar.
         #expect(batchesAgree >= notes.count - 1, "batches: \(batchesAgree) of \(notes.count) agree")
         // A token and its drafts are evaluated as one piece of several rows, which llama.cpp's
         // kernels compute otherwise than one row at a time: near-ties may still flip.

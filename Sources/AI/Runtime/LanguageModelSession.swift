@@ -242,7 +242,8 @@ public actor LanguageModelSession {
         }
         if reusesOnlyPrewarmedPrefix { context.reuseLimit = tokens.count }
         let cache = PrefixCache(directory: model.configuration.prefixCacheDirectory, modelPath: model.configuration.modelPath,
-                                contextSize: context.contextSize, libraryIdentity: context.model.libraryIdentity, prefix: prefixText)
+                                contextSize: context.contextSize, layout: context.layout, libraryIdentity: context.model.libraryIdentity,
+                                prefix: prefixText)
         if let cache {
             switch cache.load() {
             case .hit(let saved, let state) where saved == tokens:

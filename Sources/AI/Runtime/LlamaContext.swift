@@ -27,6 +27,8 @@ final class LlamaContext: TokenModel {
     let sequenceCount: Int
     /// Each sequence has a cache of its own, of `contextSize` cells (see above).
     let separateCaches: Bool
+    /// What a saved state depends on beside the model and the context size (`PrefixCache`).
+    var layout: String { "\(separateCaches ? "\(sequenceCount) caches" : "one cache"), no flash attention, plain weights" }
     /// The tokens whose keys and values are in the cache, per sequence, in order from position 0.
     private var sequences: [[Int32]]
     /// Logits copied out of llama.cpp when a batch took more than one `llama_decode`.

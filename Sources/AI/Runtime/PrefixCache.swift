@@ -1,8 +1,8 @@
 // Prewarmed prefixes saved to disk, so that a cold process skips evaluating them.
 import Notes
 
-/// One file per (model file, context size, prefix text). The file carries its full key and a
-/// checksum: a file for another model or prefix (stale), or a damaged one (corrupt), is never
+/// One file per (model file, context size and layout, prefix text). The file carries its full
+/// key and a checksum: a file for another model or prefix (stale), or a damaged one (corrupt), is never
 /// trusted; it is rebuilt. Each file holds a whole KV cache (10 to 20 MB), and every new prompt,
 /// model or set of category corrections makes a new one, so only the `maximumFiles` used last
 /// are kept.
@@ -11,13 +11,16 @@ struct PrefixCache {
     let key: String
 
     static let magic = Array("NOTESKV1".utf8)
-    static let maximumFiles = 6
+    static let maximumFiles = 8
 
-    init?(directory: String?, modelPath: String, contextSize: Int, libraryIdentity: String, prefix: String) {
+    /// `layout`: how the context computes and holds its cache (`LlamaContext.layout`). A state
+    /// saved by a context of one cache does not load into one of a cache per sequence, and one
+    /// computed by other kernels would not give the same bits as evaluating the prefix.
+    init?(directory: String?, modelPath: String, contextSize: Int, layout: String = "", libraryIdentity: String, prefix: String) {
         guard let directory, let identity = FileSystem.identity(of: modelPath) else { return nil }
         self.directory = directory
         key = "model=\(modelPath)|dev=\(identity.device)|ino=\(identity.inode)|size=\(identity.size)"
-            + "|mtime=\(identity.modified).\(identity.modifiedNanoseconds)|ctx=\(contextSize)|lib=\(libraryIdentity)|prefix=\(prefix)"
+            + "|mtime=\(identity.modified).\(identity.modifiedNanoseconds)|ctx=\(contextSize)|kv=\(layout)|lib=\(libraryIdentity)|prefix=\(prefix)"
     }
 
     var path: String {
