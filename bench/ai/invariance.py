@@ -1,7 +1,7 @@
 """Does llama.cpp compute a sequence's logits the same alone and beside others? (issue 12)
 
 Prints, for a model, the largest difference between a note's logits read alone and read
-(1) beside other notes, in one unified cache and with a cache each, and (2) with its prompt
+(1) beside three other notes, in one unified cache and with a cache each, and (2) with its prompt
 cut into other pieces, with flash attention on and off and with repacked weights or not.
 0 means bit for bit. Run with llama-cpp-python's interpreter:
 
@@ -53,14 +53,15 @@ def tokens(model, text):
 
 
 def read_notes(context, prefix, notes, steps=6):
-    """The prefix in sequence 0, copied to 1.., each note in its sequence, then greedy steps of
-    one token each, all sequences together; the logits of each step, per note."""
+    """The prefix in sequence 0, copied to 1.., each note in its sequence (each in a call of its
+    own, as notes does with prompts of other lengths), then greedy steps of one token each, all
+    sequences together; the logits of each step, per note."""
     L.llama_memory_clear(context.memory, True)
     context.decode([(t, p, 0, False) for p, t in enumerate(prefix)])
     for sequence in range(1, len(notes) + 1):
         L.llama_memory_seq_cp(context.memory, 0, sequence, -1, -1)
-    rows = [(t, len(prefix) + k, s, k == len(note) - 1) for s, note in enumerate(notes, 1) for k, t in enumerate(note)]
-    logits = [[step] for step in context.decode(rows)]
+    logits = [context.decode([(t, len(prefix) + k, s, k == len(note) - 1) for k, t in enumerate(note)])
+              for s, note in enumerate(notes, 1)]
     positions = [len(prefix) + len(note) for note in notes]
     for _ in range(steps):
         rows = [(int(np.argmax(logits[i][-1])), positions[i], i + 1, True) for i in range(len(notes))]
@@ -89,12 +90,13 @@ for repack in (True, False):
     a = tokens(model, "### Note\nBuy milk tomorrow and call the dentist about Friday. The car's MOT is due on the 14th.\n### Answer\n")
     b = tokens(model, "### Note\nDiary, Sunday. Walked by the river with Ana; we talked about moving to Porto in spring.\n### Answer\n")
     c = tokens(model, "### Note\nΗ συνάντηση μεταφέρθηκε την Τρίτη.\n### Answer\n")
+    d = tokens(model, "### Note\nPay the parking permit (84 euros) before Monday; ask Sam about the car.\n### Answer\n")
     for flash in (True, False):
         label = f"repacked={'yes' if repack else 'no '} flash={'on ' if flash else 'off'}"
         alone = read_notes(Context(model, 2, True, 2048, flash), prefix, [a])[0]
-        shared = read_notes(Context(model, 4, True, 4096, flash), prefix, [b, c, a])[2]
-        own = read_notes(Context(model, 4, False, 4 * 2048, flash), prefix, [b, c, a])[2]
-        print(f"{label}  beside two notes: one cache {worst(alone, shared)}, a cache each {worst(alone, own)}")
+        shared = read_notes(Context(model, 5, True, 8192, flash), prefix, [b, c, d, a])[3]
+        own = read_notes(Context(model, 5, False, 5 * 2048, flash), prefix, [b, c, d, a])[3]
+        print(f"{label}  beside three notes: one cache {worst(alone, shared)}, a cache each {worst(alone, own)}")
         full = prefix + a
         context = Context(model, 1, True, 2048, flash)
         reference = in_pieces(context, full, [len(prefix), len(a)])
