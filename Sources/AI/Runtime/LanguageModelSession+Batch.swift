@@ -28,15 +28,16 @@ extension LanguageModelSession {
 
     /// Guided generation for prompts as they come. Generation reads the model's weights once per
     /// step whatever the number of tokens (on a CPU it is bound by memory bandwidth), so up to
-    /// `batchSize` prompts share each step: each is a sequence of the one KV cache, forked from
-    /// the cached prefix they share (the instructions, kept in sequence 0), with its own
-    /// guided-decoding state. When an answer is complete, `done` receives it (with the number of
+    /// `batchSize` prompts share each step: each is a sequence forked from the cached prefix
+    /// they share (the instructions, kept in sequence 0; with several rows each has a cache of
+    /// its own, `LlamaContext`), with its own guided-decoding state. When an answer is complete, `done` receives it (with the number of
     /// its request, counted from 0 in the order `next` gave them) and `next` is asked for the
     /// request that takes its place in the very next step, so the batch stays full and a request
     /// that arrives meanwhile joins it. Nil from `next`: no more for now; the running answers are
-    /// finished. A request waits while the cache could not hold its longest answer beside the
-    /// others'. With greedy decoding each answer is the one `respond(to:schema:)` gives, but for
-    /// float near-ties. A request that fails (too long, over its token budget) does not stop
+    /// finished. In one shared cache a request waits while it could not hold its longest answer
+    /// beside the others'. With greedy decoding, in a session that reuses only its prewarmed
+    /// prefix, each answer is the one `respond(to:schema:)` gives (bit for bit on K-quant
+    /// weights; bench/ai/RESULTS.md, run G). A request that fails (too long, over its token budget) does not stop
     /// the others; cancellation and a failing decode do.
     func respond(pulling next: @Sendable () async -> BatchRequest?, includeSchemaInPrompt: Bool = true,
                         options: GenerationOptions = GenerationOptions(),
