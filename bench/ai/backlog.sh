@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Batches and copies on a backlog of short notes (issue 12): analysis-eval reads the same notes
 # three ways, interleaved chunk by chunk so that a shared machine's load falls on all three:
-#   plain    one note at a time, no copies (--batch 1 --no-copies)
-#   copies   one note at a time, drafting from the note (--batch 1)
+#   plain    one note at a time, no copies (--batch 1)
+#   copies   one note at a time, drafting from the note (--batch 1 --copies)
 #   batched  NOTES_BACKLOG_BATCH notes at once (default 4, the product's default), a finished note's
 #            place taken by the next, without copies (the product's default)
 # then backlog.py prints notes per minute, generation tokens per second and the agreement of
@@ -26,9 +26,9 @@ for start in $(seq 0 "$chunk" $((count - 1))); do
     sed -n "$((start + 1)),$((start + chunk))p" "$out/notes.jsonl" > "$out/chunk.jsonl"
     for mode in ${MODES:-plain copies batched}; do
         case $mode in
-            plain) flags=(--batch 1 --no-copies) ;;
-            copies) flags=(--batch 1) ;;
-            batched) flags=(--batch "$batch" --no-copies) ;;
+            plain) flags=(--batch 1) ;;
+            copies) flags=(--batch 1 --copies) ;;
+            batched) flags=(--batch "$batch") ;;
         esac
         ./.build/release/analysis-eval "$out/chunk.jsonl" "$out/$mode-$start.jsonl" "${flags[@]}" 2> "$out/$mode-$start.log"
         if [ "$mode" = plain ] && [ -z "${NO_RAW:-}" ]; then

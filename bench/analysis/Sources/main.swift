@@ -7,7 +7,8 @@
 // NOTES_READER_MODEL names the model that reads tasks and summaries (else the default reader,
 // `NoteReader.model(environment:)`; `none` for the rules alone); --rule-tasks all adds every task
 // the rules find to the reader's. --batch N reads N notes at a time (default 1: one
-// after the other), a finished note's place taken by the next; --no-copies turns off drafting from the note (prompt-lookup decoding).
+// after the other), a finished note's place taken by the next; --copies drafts from the note
+// (prompt-lookup decoding), which the product leaves off, so by default the figures are the product's.
 import AI
 import Foundation
 import Notes
@@ -33,7 +34,7 @@ let rulesOnly = arguments.contains("--rules-only")
 let environment = ProcessInfo.processInfo.environment
 let ruleTasks = arguments.firstIndex(of: "--rule-tasks").flatMap { NoteAnalyzer.RuleTasks(rawValue: arguments[$0 + 1]) } ?? .checklists
 let batch = max(1, arguments.firstIndex(of: "--batch").flatMap { Int(arguments[$0 + 1]) } ?? 1)
-let copies = !arguments.contains("--no-copies")
+let copies = arguments.contains("--copies")
 let analyzer = NoteAnalyzer(model: NoteAnalyzer.model(environment: environment),
                             reader: NoteReader.model(environment: environment).map { NoteReader(model: $0, batchSize: batch, copies: copies) },
                             ruleTasks: ruleTasks)
