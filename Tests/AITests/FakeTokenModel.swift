@@ -6,6 +6,8 @@ final class FakeTokenModel: TokenModel {
     private var generator: SeededGenerator
     private let logits: UnsafeMutableBufferPointer<Float>
     private(set) var appended: [Int32] = []
+    /// Calls to `append` and `appendEach`: the decode steps a real model would take.
+    private(set) var evaluations = 0
     let endToken: Int32
 
     /// Every single byte is a token (as in byte-level BPE), plus `extraPieces` random multi-byte
@@ -62,12 +64,14 @@ final class FakeTokenModel: TokenModel {
 
     func append(_ tokens: [Int32]) throws(GenerationError) -> UnsafeBufferPointer<Float> {
         appended += tokens
+        evaluations += 1
         return contextual ? logits(after: appended.count) : nextLogits()
     }
 
     func appendEach(_ tokens: [Int32]) throws(GenerationError) -> [UnsafeBufferPointer<Float>] {
         let start = appended.count
         appended += tokens
+        evaluations += 1
         guard contextual else { return tokens.map { _ in copy(nextLogits()) } }
         return (1...tokens.count).map { copy(logits(after: start + $0)) }
     }

@@ -90,11 +90,46 @@ struct SchemaGenerator {
         let model = FakeTokenModel(seed: 5)
         var decoder = GuidedDecoder(model: model, options: GenerationOptions())
         let result = try await decoder.generate(schema: schema, logits: model.nextLogits()) { _ in }
-        // The last piece of text is not evaluated: nothing follows it.
+        // The last sampled token and the closing text fixed after it are not evaluated: nothing
+        // follows them.
         let spelled = model.appended.flatMap { model.vocabulary.pieces[Int($0)] }
         #expect(result.bytes.starts(with: spelled))
-        #expect(result.bytes.count - spelled.count <= 4)
+        let tail = result.bytes.dropFirst(spelled.count)
+        let closing = tail.reversed().prefix { Array(#""]}"#.utf8).contains($0) }.count
+        #expect(tail.count - closing <= 4, "\(String(decoding: tail, as: UTF8.self))")
         #expect(result.fastForwardedCount > 0)
+    }
+
+    /// Text the schema fixes is evaluated with the token before it, or with the prompt when it
+    /// opens the output: never in a step of its own. The model sees exactly the output's tokens,
+    /// and the output is the one decoding after an already evaluated prompt gives.
+    @Test func fixedTextTakesNoStepOfItsOwn() async throws {
+        var schemas = SchemaGenerator(generator: SeededGenerator(seed: 41))
+        var opened = 0
+        for round in 0..<120 {
+            let schema = try CompiledSchema(schemas.schema())
+            let reference = FakeTokenModel(seed: UInt64(2000 + round))
+            reference.contextual = true
+            var plain = GuidedDecoder(model: reference, options: GenerationOptions(maximumResponseTokens: 100_000))
+            let expected = try await plain.generate(schema: schema, logits: reference.logits(after: 0)) { _ in }
+
+            let model = FakeTokenModel(seed: UInt64(2000 + round))
+            model.contextual = true
+            var decoder = GuidedDecoder(model: model, options: GenerationOptions(maximumResponseTokens: 100_000))
+            var opening: [Int32] = []
+            let result = try await decoder.generate(schema: schema, evaluatePrompt: { tokens throws(GenerationError) in
+                opening = tokens
+                return try model.append(tokens)
+            }) { _ in }
+            #expect(result.bytes == expected.bytes, "round \(round)")
+            #expect(model.appended.starts(with: opening) && reference.appended.starts(with: opening), "round \(round)")
+            if !opening.isEmpty { opened += 1 }
+            // One step for the prompt, then at most one per sampled token.
+            #expect(model.evaluations <= 1 + result.sampledCount, "round \(round): \(model.evaluations) steps, \(result.sampledCount) sampled")
+            let spelled = model.appended.flatMap { model.vocabulary.pieces[Int($0)] }
+            #expect(result.bytes.starts(with: spelled), "round \(round)")
+        }
+        #expect(opened > 20)
     }
 }
 

@@ -89,37 +89,63 @@ struct GuidedGeneration {
             current = logits[accepted]
             drafted = []
         }
-        if chosen == nil {
-            var ahead = automaton
-            let forced = ahead.takeForcedBytes()
-            if !forced.isEmpty {
-                if ahead.isDone {
-                    result.bytes += forced
-                    automaton = ahead
-                    return finish()
-                }
-                // Fast-forward: the text is fixed, so evaluate its tokens in one batch. The split
-                // must spell exactly these bytes, or the model would see something else; when it
-                // does not, the bytes are generated token by token under the mask instead.
-                if let tokens = model.tokenize(forced), !tokens.isEmpty, tokens.flatMap({ vocabulary.pieces[Int($0)] }) == forced {
-                    try checkBudget(result.tokenCount + tokens.count)
-                    automaton = ahead
-                    result.bytes += forced
-                    result.tokenCount += tokens.count
-                    result.fastForwardedCount += tokens.count
-                    output += tokens
-                    return Evaluation(dropping: dropping, tokens: tokens, everyPosition: false)
-                }
-            }
-            chosen = try pick(current)
+        if chosen == nil, let fixed = fixedText() {
+            guard let tokens = try enter(fixed) else { return finish() }
+            return Evaluation(dropping: dropping, tokens: tokens, everyPosition: false)
         }
-        let token = chosen!
+        let token: Int32
+        if let chosen { token = chosen } else { token = try pick(current) }
         if vocabulary.endOfGeneration.contains(token) && vocabulary.pieces[Int(token)].isEmpty { return finish() }
         try checkBudget(result.tokenCount + 1)
         try take(token, drafted: false)
         if automaton.isDone { return finish() }
         drafted = draft()
+        // Text the schema fixes after the token is evaluated with it: every decode step reads all
+        // the weights, so a step of its own cost a whole step per fixed run (17% of a short
+        // note's time on the 1.5B reader, bench/ai/RESULTS.md run H).
+        if drafted.isEmpty, let fixed = fixedText() {
+            guard let tokens = try enter(fixed) else { return finish() }
+            return Evaluation(dropping: dropping, tokens: [token] + tokens, everyPosition: false)
+        }
         return Evaluation(dropping: dropping, tokens: [token] + drafted, everyPosition: !drafted.isEmpty)
+    }
+
+    /// The text the schema fixes at the start, taken into the output; its tokens are to be
+    /// evaluated with the prompt, and the first `next(_:)` gets the logits after them. Empty
+    /// when nothing is fixed there (or no split of it spells it).
+    mutating func opening() throws(GenerationError) -> [Int32] {
+        guard result.tokenCount == 0, !isFinished, let fixed = fixedText() else { return [] }
+        guard let tokens = try enter(fixed) else {
+            _ = finish()
+            return []
+        }
+        return tokens
+    }
+
+    /// What the schema fixes next: its bytes, the tokens that spell exactly those bytes (none
+    /// when the output ends with them), and the automaton past them. Nil when nothing is fixed,
+    /// or when no split spells them: the model would see something else, so they are then
+    /// generated token by token under the mask.
+    private func fixedText() -> (bytes: [UInt8], tokens: [Int32], after: SchemaAutomaton)? {
+        var ahead = automaton
+        let forced = ahead.takeForcedBytes()
+        guard !forced.isEmpty else { return nil }
+        if ahead.isDone { return (forced, [], ahead) }
+        guard let tokens = model.tokenize(forced), !tokens.isEmpty, tokens.flatMap({ vocabulary.pieces[Int($0)] }) == forced else { return nil }
+        return (forced, tokens, ahead)
+    }
+
+    /// Fast-forward: the fixed text enters the output without sampling. Its tokens to evaluate;
+    /// nil when it completes the output (nothing needs evaluating).
+    private mutating func enter(_ fixed: (bytes: [UInt8], tokens: [Int32], after: SchemaAutomaton)) throws(GenerationError) -> [Int32]? {
+        result.bytes += fixed.bytes
+        automaton = fixed.after
+        guard !automaton.isDone else { return nil }
+        try checkBudget(result.tokenCount + fixed.tokens.count)
+        result.tokenCount += fixed.tokens.count
+        result.fastForwardedCount += fixed.tokens.count
+        output += fixed.tokens
+        return fixed.tokens
     }
 
     private mutating func finish() -> Evaluation? {
@@ -201,6 +227,23 @@ struct GuidedDecoder {
                            draftSource: [Int32] = [], draftLength: Int = 0,
                            checkpoint: ([UInt8]) async throws(GenerationError) -> Void) async throws(GenerationError) -> DecodeResult {
         var generation = GuidedGeneration(model: model, schema: schema, options: options, draftSource: draftSource, draftLength: draftLength)
+        return try await drive(&generation, from: initial, checkpoint: checkpoint)
+    }
+
+    /// The same, with the prompt still to evaluate: `evaluatePrompt` evaluates it followed by the
+    /// tokens it is given (the text the schema fixes at the start, in the same step) and returns
+    /// the logits after the last.
+    mutating func generate(isolation: isolated (any Actor)? = #isolation, schema: CompiledSchema,
+                           evaluatePrompt: ([Int32]) throws(GenerationError) -> UnsafeBufferPointer<Float>,
+                           draftSource: [Int32] = [], draftLength: Int = 0,
+                           checkpoint: ([UInt8]) async throws(GenerationError) -> Void) async throws(GenerationError) -> DecodeResult {
+        var generation = GuidedGeneration(model: model, schema: schema, options: options, draftSource: draftSource, draftLength: draftLength)
+        let logits = try evaluatePrompt(try generation.opening())
+        return try await drive(&generation, from: logits, checkpoint: checkpoint)
+    }
+
+    private func drive(isolation: isolated (any Actor)? = #isolation, _ generation: inout GuidedGeneration, from initial: UnsafeBufferPointer<Float>,
+                       checkpoint: ([UInt8]) async throws(GenerationError) -> Void) async throws(GenerationError) -> DecodeResult {
         var logits = [initial]
         while true {
             try await checkpoint(generation.result.bytes)

@@ -134,11 +134,17 @@ extension LanguageModelSession {
                 }
                 waiting = nil
                 let sequence = row + 1
-                try context.fork(sequence, prefix: forked)
-                let generation = GuidedGeneration(model: context, schema: candidate.schema, options: options,
+                var generation = GuidedGeneration(model: context, schema: candidate.schema, options: options,
                                                   draftSource: Self.draftSource(candidate.prompt, options: options), draftLength: draftLength)
+                // The text the schema fixes at the start goes with the prompt, as with one request.
+                let opening: [Int32]
+                do throws(GenerationError) { opening = try generation.opening() } catch {
+                    await done(candidate.index, .failure(error))
+                    continue
+                }
+                try context.fork(sequence, prefix: forked)
                 slots[row] = Slot(prepared: candidate, forked: forked, generation: generation, start: clock.now)
-                inputs.append(LlamaContext.SequenceInput(sequence: sequence, tokens: Array(candidate.prompt.tokens[forked...]), everyPosition: false))
+                inputs.append(LlamaContext.SequenceInput(sequence: sequence, tokens: Array(candidate.prompt.tokens[forked...]) + opening, everyPosition: false))
             }
             guard !inputs.isEmpty else { break }
             let outputs = try context.decode(inputs)

@@ -329,8 +329,6 @@ public actor LanguageModelSession {
         let clock = ContinuousClock()
         let start = clock.now
         if Task.isCancelled { throw .cancelled }
-        let (logits, reused) = try backend.evaluate(tokens)
-        let promptDone = clock.now
         var decoder = GuidedDecoder(model: backend, options: options)
         var lastCount = 0
         let checkpoint: ([UInt8]) async throws(GenerationError) -> Void = { (bytes: [UInt8]) async throws(GenerationError) in
@@ -341,10 +339,20 @@ public actor LanguageModelSession {
             }
             await Task.yield()
         }
+        var reused = 0
+        var promptDone = start
+        // The prompt, reusing the cached prefix, with the text the schema fixes at the start.
+        let evaluatePrompt = { (opening: [Int32]) throws(GenerationError) -> UnsafeBufferPointer<Float> in
+            let (logits, count) = try backend.evaluate(tokens + opening)
+            reused = count
+            promptDone = clock.now
+            return logits
+        }
         let result = if let compiled {
-            try await decoder.generate(schema: compiled, logits: logits, draftSource: draftSource, draftLength: options.promptLookup ?? 0, checkpoint: checkpoint)
+            try await decoder.generate(schema: compiled, evaluatePrompt: evaluatePrompt, draftSource: draftSource,
+                                       draftLength: options.promptLookup ?? 0, checkpoint: checkpoint)
         } else {
-            try await decoder.generateText(logits: logits, checkpoint: checkpoint)
+            try await decoder.generateText(logits: try evaluatePrompt([]), checkpoint: checkpoint)
         }
         let statistics = GenerationStatistics(promptTokens: tokens.count, reusedPromptTokens: reused, responseTokens: result.tokenCount,
                                               sampledTokens: result.sampledCount, fastForwardedTokens: result.fastForwardedCount, maskedSteps: result.maskedCount,
