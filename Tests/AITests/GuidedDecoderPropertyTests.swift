@@ -108,11 +108,7 @@ struct SchemaGenerator {
         var opened = 0
         for round in 0..<120 {
             let schema = try CompiledSchema(schemas.schema())
-            let reference = FakeTokenModel(seed: UInt64(2000 + round))
-            reference.contextual = true
-            var plain = GuidedDecoder(model: reference, options: GenerationOptions(maximumResponseTokens: 100_000))
-            let expected = try await plain.generate(schema: schema, logits: reference.logits(after: 0)) { _ in }
-
+            let (reference, expected) = try await greedyReading(schema, seed: UInt64(2000 + round))
             let model = FakeTokenModel(seed: UInt64(2000 + round))
             model.contextual = true
             var decoder = GuidedDecoder(model: model, options: GenerationOptions(maximumResponseTokens: 100_000))
@@ -133,6 +129,15 @@ struct SchemaGenerator {
     }
 }
 
+/// A model whose logits depend only on the tokens so far (as a real model's do), and its greedy
+/// output after a prompt already evaluated: what any other way of evaluating must reproduce.
+func greedyReading(_ schema: CompiledSchema, seed: UInt64) async throws -> (model: FakeTokenModel, result: DecodeResult) {
+    let model = FakeTokenModel(seed: seed)
+    model.contextual = true
+    var decoder = GuidedDecoder(model: model, options: GenerationOptions(maximumResponseTokens: 100_000))
+    return (model, try await decoder.generate(schema: schema, logits: model.logits(after: 0)) { _ in })
+}
+
 /// Copies (prompt-lookup decoding) check each drafted token against the token greedy decoding
 /// picks under the mask, so with logits that depend only on the sequence (as a model's do) the
 /// output never changes, whatever the drafts are drawn from.
@@ -142,10 +147,7 @@ struct SchemaGenerator {
         var drafted = 0
         for round in 0..<80 {
             let schema = try CompiledSchema(schemas.schema())
-            let plain = FakeTokenModel(seed: UInt64(500 + round))
-            plain.contextual = true
-            var decoder = GuidedDecoder(model: plain, options: GenerationOptions(maximumResponseTokens: 100_000))
-            let expected = try await decoder.generate(schema: schema, logits: plain.logits(after: 0)) { _ in }
+            let (plain, expected) = try await greedyReading(schema, seed: UInt64(500 + round))
             let written = plain.appended
             var generator = SeededGenerator(seed: UInt64(round))
             // The output itself, the output with noise spliced in, and noise alone.
