@@ -101,7 +101,7 @@ struct GuidedGeneration {
         if automaton.isDone { return finish() }
         drafted = draft()
         // Text the schema fixes after the token is evaluated with it: every decode step reads all
-        // the weights, so a step of its own cost a whole step per fixed run (17% of a short
+        // the weights, so a step of its own cost a whole step per fixed run (16% of a short
         // note's time on the 1.5B reader, bench/ai/RESULTS.md run H).
         if drafted.isEmpty, let fixed = fixedText() {
             guard let tokens = try enter(fixed) else { return finish() }
