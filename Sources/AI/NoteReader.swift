@@ -120,8 +120,8 @@ public final class NoteReader: Sendable {
     let copies: Bool
 
     /// Four notes at once when several are pending: on a quiet machine (2 cores, the 1.5B
-    /// reader) 1.54x as many short dev notes a minute as one at a time over 40 notes
-    /// (bench/ai/RESULTS.md, run G). A batch has a session of its own, made at the first
+    /// reader) 1.24x as many short dev notes a minute as one at a time over 40 notes, 16.7
+    /// against 13.5 (bench/ai/RESULTS.md, run H; raw llama.cpp gains 1.49x on the same work). A batch has a session of its own, made at the first
     /// backlog and kept with the reader (the daemon lets the reader go when its model sleeps):
     /// each of its notes has a cache of its own, and with the instructions' that is five caches
     /// of 4,096 tokens (117 MB each with the 1.5B reader). Made anew for each backlog, it cost

@@ -220,7 +220,9 @@ struct GuidedDecoder {
         maximumTokens = options.maximumResponseTokens ?? 4096
     }
 
-    /// Generates a value matching `schema`, starting from `logits` (those after the prompt).
+    /// Generates a value matching `schema`, starting from `logits` (those after the prompt, which
+    /// the caller evaluated: the text the schema fixes at the start then takes a step of its own;
+    /// sessions use `generate(schema:evaluatePrompt:...)`, the tests' fake models this one).
     /// `checkpoint` runs between decode steps: it throws to cancel, and receives the output so far.
     /// `draftSource` (the prompt's tokens) and `draftLength` turn on copies (`GuidedGeneration`).
     mutating func generate(isolation: isolated (any Actor)? = #isolation, schema: CompiledSchema, logits initial: UnsafeBufferPointer<Float>,
