@@ -125,23 +125,37 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         #expect(status["pending_analysis"] as? Int == 0)
     }
 
-    /// After --keep-alive without work the model is unloaded; the next note wakes it and is
-    /// analysed as usual. A duration it cannot read is a usage error.
+    /// After --keep-alive without work the model is unloaded: the daemon starts afresh without
+    /// it, as the same process (pid, lock), and each sleep leaves no descriptor behind. The next
+    /// note wakes it and is analysed as usual; a stop signal while it sleeps stops it cleanly.
+    /// A duration it cannot read is a usage error.
     @Test(.enabled(if: modelInstalled, "the default model is not installed (scripts/setup.sh installs it)"))
     func theModelSleepsWhenIdleAndWakesForTheNextNote() throws {
         let notebook = Notebook()
         let wrong = try notebook.run(["daemon", "--keep-alive", "soon"])
         #expect(wrong.status == 64 && wrong.stderr.contains("--keep-alive takes a duration"), "\(wrong.stderr)")
+        let help = try notebook.run(["daemon", "--help"])
+        #expect(help.status == 0 && !help.stdout.contains("--start-asleep"), "an internal flag is not for people")
         let daemon = try DaemonProcess(notebook, arguments: ["--keep-alive", "1s"])
         defer { _ = daemon.stop() }
+        let pid = daemon.process.processIdentifier
+        let descriptors = { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1 }
         let first = try notebook.add("Call the dentist tomorrow")
         #expect(daemon.waitForLog("analysed \(try notebook.handle(of: first)) in"))
         #expect(daemon.waitForLog("no work for 1 s: the model sleeps"))
+        #expect(daemon.waitForLog("started afresh without the models: pid \(pid),"))
+        let running = try #require(try notebook.run(["daemon", "status", "--json"]).json as? [String: Any])
+        #expect(running["pid"] as? Int == Int(pid))
+        let asleep = descriptors()
         let second = try notebook.add("Pay the gas bill by Friday")
         #expect(daemon.waitForLog("a change brings work: the model wakes"))
         #expect(daemon.waitForLog("model ready", count: 2))
         #expect(daemon.waitForLog("analysed \(try notebook.handle(of: second)) in"))
         #expect(try notebook.noteJSON(second)["analysis"] is [String: Any])
+        #expect(daemon.waitForLog("started afresh without the models", count: 2))
+        #expect(descriptors() == asleep && asleep > 0, "each sleep starts with the same open descriptors")
+        #expect(daemon.stop() == 0)
+        #expect(daemon.log.hasSuffix("stopped\n"), "\(daemon.log)")
     }
 
     /// A backlog is logged on the way, with its pace and the time left, and when it is done.

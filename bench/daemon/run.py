@@ -91,6 +91,8 @@ def sleep_section(notes, env, work, run, texts, rounds, keep_alive=5):
             asleep += 1
             if not wait_until_count(log_path, "the model sleeps", asleep, timeout=600):
                 sys.exit("the daemon did not sleep:\n" + open(log_path).read())
+            # A build that sleeps as a fresh process says so once that process is up.
+            wait_until_count(log_path, "started afresh", asleep, timeout=10)
             time.sleep(1)
             resident.append(status_mb(daemon.pid, "VmRSS"))
             woken.append(stored_after_add(run, texts[(2 * index) % len(texts)]))

@@ -137,7 +137,7 @@ enum Completer {
         let configuration = command.configuration
         if let option = pending { return values(option.completion, context: context) }
         if current.hasPrefix("-") {
-            return ("words", (configuration.options.map(\.spec) + [OptionSpec.help]).flatMap { $0.names.filter { $0.hasPrefix("--") } })
+            return ("words", (configuration.options.map(\.spec) + [OptionSpec.help]).filter { !$0.hidden }.flatMap { $0.names.filter { $0.hasPrefix("--") } })
         }
         var candidates: [String] = []
         if positionals == 0 { candidates = command.subcommands.map { $0.configuration.word } }

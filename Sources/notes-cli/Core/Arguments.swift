@@ -65,6 +65,8 @@ struct OptionSpec: Sendable {
     let names: [String]
     let kind: Kind
     let help: String
+    /// Left out of help and completion: for the program's own use, not a person's.
+    var hidden = false
     var placeholder = ""
     var completion = Completion.none
     /// The message for a text that is not a value; nil when it is one.
@@ -91,12 +93,13 @@ struct Flag: Sendable {
 
 /// An option with a value: `--title TEXT`. Given twice, the last one counts.
 struct Option<Value: Sendable>: Sendable {
-    let spec: OptionSpec
+    private(set) var spec: OptionSpec
     let type: ValueType<Value>
 
-    init(_ names: String..., type: ValueType<Value>, help: String) {
+    init(_ names: String..., type: ValueType<Value>, help: String, hidden: Bool = false) {
         self.type = type
         spec = .taking(type, names: names, kind: .value, help: help)
+        spec.hidden = hidden
     }
 }
 

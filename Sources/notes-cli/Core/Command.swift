@@ -82,6 +82,10 @@ final class Context {
         return store
     }
 
+    /// Closes the notebook once nothing else holds it (the daemon, before it starts afresh);
+    /// the next `store()` opens it again.
+    func closeStore() { openedStore = nil }
+
     /// The short handle of each of these ids, for listings (see `NoteHandle`).
     func handles(for ids: [NoteID]) throws -> [NoteID: String] {
         try store().handles(for: ids)
@@ -111,7 +115,7 @@ extension CommandConfiguration {
             for argument in arguments.map(\.spec) { text += row("<\(argument.name)>", argument.help) }
         }
         text += "\nOPTIONS:\n"
-        for option in options.map(\.spec) + [OptionSpec.help] { text += row(option.label, option.help) }
+        for option in options.map(\.spec) + [OptionSpec.help] where !option.hidden { text += row(option.label, option.help) }
         if !subcommands.isEmpty {
             text += "\nSUBCOMMANDS:\n"
             for subcommand in subcommands { text += row(subcommand.configuration.word, subcommand.configuration.abstract) }

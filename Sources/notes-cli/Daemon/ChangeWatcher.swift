@@ -41,20 +41,24 @@ final class ChangeWatcher {
         }
         signals = ends[0]
         signalPipe = ends[1]
-        // A parent may have started us with these blocked (a signal mask is inherited across
-        // exec): unblock them, or a SIGTERM would never arrive.
-        var set = sigset_t()
-        sigemptyset(&set)
-        for caught in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, caught) }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        for caught in [SIGTERM, SIGINT, SIGHUP] {
+        for caught in Self.stopSignals {
             // Only async-signal-safe work in the handler: one write(2).
             signal(caught) { number in
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(signalPipe, &byte, 1)
             }
         }
+        // A parent may have started us with these blocked (a signal mask is inherited across
+        // exec, the daemon's own fresh start included): unblock them, or a SIGTERM would never
+        // arrive. After the handlers, so that one already pending reaches the pipe.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for caught in Self.stopSignals { sigaddset(&set, caught) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
+
+    /// The signals that stop the daemon cleanly.
+    static let stopSignals = [SIGTERM, SIGINT, SIGHUP]
 
     deinit {
         close(inotify)

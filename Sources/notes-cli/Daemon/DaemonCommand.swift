@@ -15,6 +15,13 @@ struct DaemonCommand: NotesCommand {
         "--sync-interval takes a number of seconds, at least 10"
     }), help: "With a sync remote: sync this often (default 300), and 10 s after local changes.")
 
+    /// How the daemon starts again after its models fell asleep (see FreshProcess): without
+    /// prewarming them until a change brings work, given the notes then pending (those whose
+    /// analysis failed stay pending, and must not wake it at once).
+    static let startAsleep = Option("--start-asleep", type: ValueType(placeholder: "pending", parse: { Int($0).flatMap { $0 >= 0 ? $0 : nil } }, invalid: { _, text in
+        "--start-asleep takes a count of pending notes, not '\(text)'"
+    }), help: "Start with the models asleep, this many notes pending.", hidden: true)
+
     static let configuration = CommandConfiguration(
         name: "daemon",
         abstract: "Analyse new and changed notes in the background.",
@@ -22,47 +29,102 @@ struct DaemonCommand: NotesCommand {
             Prewarms the model, then makes the vectors (for search by meaning) of every note whose
             text has none, analyses every note that has no analysis of its current text, and
             waits for changes without polling. After --keep-alive without work (5 minutes unless
-            said) the models sleep: they are unloaded and their memory given back until the next
-            change brings work. With a sync remote, it also
-            syncs on an interval and shortly after local changes. One daemon per notebook.
+            said) the models sleep: the daemon starts afresh without them (the same pid), so their
+            memory goes back to the system until the next change brings work. With a sync remote,
+            it also syncs on an interval and shortly after local changes. One daemon per notebook.
             SIGTERM or SIGINT stops it cleanly; after a crash or kill -9 the next start resumes.
             'notes daemon status' tells whether one runs and how many notes are pending.
             See contrib/notes-daemon.service to run it as a systemd user service.
             """,
-        options: [once, keepAlive, syncInterval]
+        options: [once, keepAlive, syncInterval, startAsleep]
     )
     static var subcommands: [any NotesCommand.Type] { [DaemonStatusCommand.self] }
 
     let once: Bool
     let syncInterval: Int64
     let keepAlive: KeepAlive
+    /// Pending notes when the models fell asleep; nil: a start of the user's.
+    let startAsleep: Int?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         once = arguments[Self.once]
         syncInterval = (arguments[Self.syncInterval] ?? 300) * 1000
         keepAlive = arguments[Self.keepAlive] ?? .standard
+        startAsleep = arguments[Self.startAsleep]
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
+        _ = try context.store() // makes the notebook's directory, which the watcher needs
         let watcher = try ChangeWatcher(directory: context.home, fileNames: [NoteStore.databaseFileName, NoteStore.databaseFileName + "-wal"])
-        let lock = try DaemonLock(home: context.notebookHome)
-        defer { withExtendedLifetime(lock) {} }
         let log = DaemonLog(terminal: context.terminal, environment: context.environment)
         DaemonCommand.keepLargeBlocksReturnable()
+        var asleep = startAsleep
+        while case let .modelsFellAsleep(pending) = try serve(context, watcher: watcher, log: log, asleepWith: asleep) {
+            // Everything serve opened is closed now (the lock, the database, the query socket).
+            context.closeStore()
+            context.terminal.flush()
+            let arguments = Self.withoutStartAsleep(CommandLine.arguments) + [Self.startAsleep.spec.names[0], String(pending)]
+            switch FreshProcess.replace(arguments: arguments, holding: ChangeWatcher.stopSignals, unless: { watcher.pendingSignal() != nil }) {
+            case .signalled:
+                log.info("stopping on signal \(watcher.pendingSignal() ?? 0)")
+                return log.info("stopped")
+            case let .failed(reason):
+                // Asleep in this process: the models are unloaded, only some of their memory stays.
+                log.warning("cannot start afresh without the models (\(reason)); they sleep in this process")
+                DaemonCommand.giveMemoryBack()
+                asleep = pending
+            }
+        }
+    }
+
+    /// The arguments this process was started with, less a --start-asleep and its value.
+    private static func withoutStartAsleep(_ arguments: [String]) -> [String] {
+        var kept: [String] = []
+        var skipValue = false
+        for argument in arguments {
+            if skipValue { skipValue = false; continue }
+            if argument == startAsleep.spec.names[0] { skipValue = true; continue }
+            if argument.hasPrefix(startAsleep.spec.names[0] + "=") { continue }
+            kept.append(argument)
+        }
+        return kept
+    }
+
+    private enum Ending: Equatable {
+        case stopped
+        /// With this many notes pending (those whose analysis failed).
+        case modelsFellAsleep(pending: Int)
+    }
+
+    /// The daemon's loop, from taking the notebook's lock to a stop signal (or, with --once, the
+    /// end of the pending work), or until the models fall asleep: what it opened it closes
+    /// on return, so that a fresh process can take over. `asleepWith`: start without
+    /// prewarming, with that many notes pending then, until a change brings work.
+    private func serve(_ context: Context, watcher: ChangeWatcher, log: DaemonLog, asleepWith pendingAsleep: Int?) throws -> Ending {
+        let store = try context.store()
+        let lock = try DaemonLock(home: context.notebookHome)
+        defer { withExtendedLifetime(lock) {} }
         var corrections = Analyzers.corrections(store: store)
         var analyzer = try Analyzers.make(environment: context.environment, corrections: corrections)
-        log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
-        var embedder = Embeddings.make(context: context)
-        if let missing = Embeddings.missing(embedder) { log.warning("no vectors for search by meaning: \(missing)") }
+        let embedder = Embeddings.make(context: context)
         var worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
+        // Work that arrived while the last process gave way to this one wakes the models at once.
+        let startsAsleep = pendingAsleep != nil
+        var asleep = try pendingAsleep.map { try worker.queue.pendingCount() <= $0 } ?? false
+        if !startsAsleep {
+            log.info("started: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)")
+            if let missing = Embeddings.missing(embedder) { log.warning("no vectors for search by meaning: \(missing)") }
+        }
         let queries = once || embedder == nil ? nil : startQueryService(context, log: log)
         defer { queries?.stop() }
         var syncer = AutoSync(context: context, log: log, interval: syncInterval)
+        if startsAsleep {
+            log.info("started afresh without the models: pid \(getpid()), notebook \(context.home), analyzer \(analyzer.analyzerVersion)"
+                + (asleep ? "; they load when a change brings work" : "; work is pending, so they wake"))
+        }
         var waitingReason: String?
         var nextAvailabilityCheck: Int64 = 0
         var lastWork = Clock.now().milliseconds
-        var asleep = false
         while true {
             if let signal = watcher.pendingSignal() {
                 log.info("stopping on signal \(signal)")
@@ -93,13 +155,8 @@ struct DaemonCommand: NotesCommand {
             }
             if once { break }
             if worker.ready, keepAlive.shouldSleep(lastWork: lastWork, now: Clock.now().milliseconds) {
-                // A new analyzer holds no model until it is prewarmed; the old one's memory goes.
-                analyzer = try Analyzers.make(environment: context.environment, corrections: corrections)
-                embedder = Embeddings.make(context: context)
-                worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
-                asleep = true
-                DaemonCommand.giveMemoryBack()
                 log.info("no work for \(keepAlive.description): the model sleeps (unloaded) until a change brings work")
+                return .modelsFellAsleep(pending: try worker.queue.pendingCount())
             }
             let sleepTime = worker.ready ? keepAlive.sleepTime(lastWork: lastWork) : nil
             let deadlines = [once ? nil : syncer.nextDeadline, worker.ready || asleep ? nil : nextAvailabilityCheck, sleepTime].compactMap { $0 }
@@ -107,7 +164,8 @@ struct DaemonCommand: NotesCommand {
             switch watcher.wait(milliseconds: timeout) {
             case let .signal(signal):
                 log.info("stopping on signal \(signal)")
-                return log.info("stopped")
+                log.info("stopped")
+                return .stopped
             case .changed:
                 try syncer.noteLocalChange(store: store)
                 if asleep, try worker.queue.pendingCount() > 0 {
@@ -128,6 +186,7 @@ struct DaemonCommand: NotesCommand {
             }
         }
         log.info("stopped")
+        return .stopped
     }
 
     /// Answers `notes search` with query vectors from a warm model (see QueryVectorService);
