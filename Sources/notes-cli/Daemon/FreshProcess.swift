@@ -25,6 +25,9 @@ enum FreshProcess {
     /// `signals` stay blocked over the exec: one that arrives meanwhile waits, pending, for the
     /// new image's handlers instead of killing the process with the default action.
     /// `signalled` is asked once they are blocked, for one that another thread already caught.
+    /// Other threads keep them unblocked: one caught there in the microseconds between that
+    /// question and the exec is lost with the old image (the daemon then sleeps on, and a second
+    /// SIGTERM stops it).
     static func replace(arguments: [String], holding signals: [Int32], unless signalled: () -> Bool) -> Outcome {
         var blocked = sigset_t(), previous = sigset_t()
         sigemptyset(&blocked)
