@@ -90,7 +90,7 @@ struct DaemonCommand: NotesCommand {
         return kept
     }
 
-    private enum Ending: Equatable {
+    private enum Ending {
         case stopped
         /// With this many notes pending (those whose analysis failed).
         case modelsFellAsleep(pending: Int)

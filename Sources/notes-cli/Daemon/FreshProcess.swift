@@ -10,7 +10,7 @@ import Glibc
 import Notes
 
 enum FreshProcess {
-    enum Outcome: Equatable {
+    enum Outcome {
         /// A stop signal had arrived: the process should stop instead.
         case signalled
         /// The exec failed, for this reason: the process carries on as it is.
