@@ -6,15 +6,16 @@ public final class Database {
     let handle: OpaquePointer
     public let path: String
     private var statements: [String: Statement] = [:]
+    private let busyWait: BusyWait
 
     /// How long a writer waits for another process's write transaction before giving up.
-    public static let busyTimeoutMilliseconds: Int32 = 10_000
+    public static let busyTimeout: Duration = .seconds(10)
 
     public enum Mode: Sendable { case readWrite, readOnly }
 
     /// Opens (and with `.readWrite` creates) the database. Nothing is written here: a file that
     /// is not a database fails at the first read with SQLITE_NOTADB and is left as it was.
-    public init(path: String, mode: Mode = .readWrite) throws {
+    public init(path: String, mode: Mode = .readWrite, busyTimeout: Duration = Database.busyTimeout) throws {
         var connection: OpaquePointer?
         // SQLITE_OPEN_NOMUTEX: the connection is never shared between threads (see above).
         let flags = (mode == .readWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY)
@@ -27,7 +28,10 @@ public final class Database {
         }
         handle = connection
         self.path = path
-        sqlite3_busy_timeout(handle, Database.busyTimeoutMilliseconds)
+        busyWait = BusyWait(limit: busyTimeout)
+        // The context pointer stays valid: `busyWait` lives as long as the connection, which
+        // deinit closes before it releases its properties.
+        sqlite3_busy_handler(handle, BusyWait.handler, Unmanaged.passUnretained(busyWait).toOpaque())
         do {
             // Reading the schema first makes a corrupt or foreign file fail before any write.
             try execute("SELECT count(*) FROM sqlite_schema")
@@ -37,7 +41,6 @@ public final class Database {
             // go through the WAL as before.
             try execute("PRAGMA mmap_size = 268435456")
             if mode == .readWrite {
-                if try scalarText("PRAGMA journal_mode") != "wal" { try execute("PRAGMA journal_mode = WAL") }
                 // In WAL mode NORMAL never corrupts and loses nothing when a process is killed;
                 // only a power cut can drop the last commits.
                 try execute("PRAGMA synchronous = NORMAL")
@@ -54,8 +57,22 @@ public final class Database {
         sqlite3_close_v2(handle)
     }
 
-    func error(_ rc: Int32, sql: String?) -> DatabaseError {
-        DatabaseError(extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    /// Whether the file is in WAL mode, which lets the CLI and the daemon write at once.
+    var isWriteAheadLog: Bool {
+        get throws { try scalarText("PRAGMA journal_mode") == "wal" }
+    }
+
+    /// Switches the file to WAL mode (a database on disk keeps it). The switch needs the file to
+    /// itself, and SQLite may refuse it at once, without waiting, while another connection
+    /// reads the file: `NoteStore.open` does it under the notebook's setup lock.
+    func useWriteAheadLog() throws {
+        if try !isWriteAheadLog { try execute("PRAGMA journal_mode = WAL") }
+    }
+
+    func error(_ rc: Int32, sql: String?, message: String? = nil) -> DatabaseError {
+        let code = sqlite3_extended_errcode(handle)
+        return DatabaseError(extendedCode: code, message: message ?? String(cString: sqlite3_errmsg(handle)), sql: sql,
+                             waited: code & 0xFF == SQLITE_BUSY ? busyWait.takeWaitThatRanOut() : nil)
     }
 
     /// A cached prepared statement for `sql`.
@@ -75,9 +92,9 @@ public final class Database {
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         if rc != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            let text = message.map { String(cString: $0) }
             sqlite3_free(message)
-            throw DatabaseError(extendedCode: sqlite3_extended_errcode(handle), message: text)
+            throw error(rc, sql: nil, message: text)
         }
     }
 

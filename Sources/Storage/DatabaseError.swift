@@ -7,13 +7,17 @@ public struct DatabaseError: Error, CustomStringConvertible {
     public let message: String
     /// The statement that failed. Bound values (note text) are never part of the error.
     public let sql: String?
+    /// For SQLITE_BUSY: how long the connection waited for the lock before it gave up; nil when
+    /// SQLite gave up at once, without waiting (see `BusyWait`), and for every other error.
+    public let waited: Duration?
 
     public var code: Int32 { extendedCode & 0xFF }
 
-    public init(extendedCode: Int32, message: String, sql: String? = nil) {
+    public init(extendedCode: Int32, message: String, sql: String? = nil, waited: Duration? = nil) {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
+        self.waited = waited
     }
 
     public var description: String {

@@ -13,6 +13,7 @@ public enum NoteStoreError: Error, Equatable, CustomStringConvertible {
     case cannotCreateHome(path: String, reason: String)
     case notAnalysed(String)
     case noSuchTask(String, Int)
+    case setupTimedOut(lockPath: String, waited: Duration)
 
     public var description: String {
         switch self {
@@ -25,6 +26,9 @@ public enum NoteStoreError: Error, Equatable, CustomStringConvertible {
         case let .cannotCreateHome(path, reason): "cannot create the notes directory \(path): \(reason)"
         case let .notAnalysed(handle): "note \(handle) has no analysis yet; run 'notes analyze \(handle)' first"
         case let .noSuchTask(id, number): "note \(id) has no task \(number)"
+        case let .setupTimedOut(lockPath, waited):
+            "another notes process has been creating or upgrading this notebook for \(waited.components.seconds) s "
+                + "and still holds \(lockPath); nothing was changed, try again once it is done"
         }
     }
 
@@ -60,17 +64,32 @@ public final class NoteStore {
     let database: Database
 
     public static let databaseFileName = "notes.sqlite"
+    /// Beside the database: held exclusively by the process that creates or upgrades the
+    /// notebook, and shared by every other while it checks that there is nothing to do.
+    public static let setupLockFileName = "notes.sqlite.lock"
+    /// How long opening waits for another process that creates or upgrades the notebook (an
+    /// upgrade rebuilds indexes over every note: seconds on a large notebook).
+    static let setupPatience: Duration = .seconds(60)
 
-    public init(database: Database, migrator: Migrator = .embedded) throws {
-        self.database = database
-        // A notebook already current (every command but the first after an upgrade) is checked
-        // in one read transaction: one lock of the file instead of one per statement.
-        let current = try database.transaction(immediate: false) {
-            try migrator.isCurrent(database) && linkIndexIsCurrent()
-        }
-        guard !current else { return }
+    /// Brings `database` to the latest schema if it is not there yet.
+    public convenience init(database: Database, migrator: Migrator = .embedded) throws {
+        self.init(unchecked: database)
+        guard try !isCurrent(migrator) else { return }
         try migrator.migrate(database)
         try rebuildLinksIfNeeded()
+    }
+
+    private init(unchecked database: Database) {
+        self.database = database
+    }
+
+    /// Every migration applied and the link index built. A notebook already current (every
+    /// command but the first after an upgrade) is checked in one read transaction: one lock of
+    /// the file instead of one per statement.
+    private func isCurrent(_ migrator: Migrator) throws -> Bool {
+        try database.transaction(immediate: false) {
+            try migrator.isCurrent(database) && linkIndexIsCurrent()
+        }
     }
 
     /// Runs `body`, whose reads then see one state of the notebook and share one lock of the
@@ -80,6 +99,14 @@ public final class NoteStore {
     }
 
     /// Opens the notebook in `home`, creating the directory (0700) and database (0600) if needed.
+    ///
+    /// Any number of processes may do this at once, on a notebook that does not exist yet or
+    /// that an upgrade must migrate: SQLite alone does not make that safe, since on a new file
+    /// the switch to WAL and the first reads fail with SQLITE_BUSY at once, without waiting, when
+    /// another connection is doing the same (two `notes add` on a new notebook failed one time
+    /// in three or four). So each process checks, under a shared lock of `setupLockFileName`,
+    /// whether the notebook is ready; if not, it takes the lock exclusively and creates,
+    /// switches or migrates it, while the others wait for it and then find nothing to do.
     public static func open(home: String, mode: Database.Mode = .readWrite) throws -> NoteStore {
         if mode == .readWrite {
             do { try FileSystem.createDirectories(home) } catch {
@@ -87,12 +114,35 @@ public final class NoteStore {
             }
         }
         let path = home + "/" + databaseFileName
-        if mode == .readWrite, access(path, F_OK) != 0 {
-            // An empty file is a valid empty database; creating it ourselves sets its mode.
-            let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-            if fd >= 0 { close(fd) }
+        let lockPath = home + "/" + setupLockFileName
+        let (database, ready) = try withExtendedLifetime(try setupLock(.shared, at: lockPath, mode: mode)) {
+            if mode == .readWrite, access(path, F_OK) != 0 {
+                // An empty file is a valid empty database; creating it ourselves sets its mode.
+                let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+                if fd >= 0 { close(fd) }
+            }
+            let database = try Database(path: path, mode: mode)
+            return (database, try (mode == .readOnly || database.isWriteAheadLog) && NoteStore(unchecked: database).isCurrent(.embedded))
         }
-        return try NoteStore(database: Database(path: path, mode: mode))
+        if ready { return NoteStore(unchecked: database) }
+        return try withExtendedLifetime(try setupLock(.exclusive, at: lockPath, mode: mode)) {
+            if mode == .readWrite { try database.useWriteAheadLog() }
+            return try NoteStore(database: database)
+        }
+    }
+
+    /// The setup lock, or nil where there can be none: a reader of a notebook made before the
+    /// lock existed, or a home where the file cannot be created (read-only, full), whose
+    /// database then fails on its own terms.
+    private static func setupLock(_ kind: FileLock.Kind, at path: String, mode: Database.Mode) throws -> FileLock? {
+        let lock: FileLock?
+        do {
+            lock = try FileLock.acquire(kind, at: path, create: mode == .readWrite, patience: setupPatience)
+        } catch is FileSystemError {
+            return nil
+        }
+        guard let lock else { throw NoteStoreError.setupTimedOut(lockPath: path, waited: setupPatience) }
+        return lock
     }
 
     // MARK: Reading

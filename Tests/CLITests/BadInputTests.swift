@@ -1,5 +1,6 @@
 // Bad input: every case gets a clear message and loses nothing.
 import Foundation
+import TestSupport
 import Testing
 
 @Suite(.serialized) struct BadInputTests {

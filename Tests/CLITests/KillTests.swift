@@ -10,23 +10,43 @@ import TestSupport
 final class NotesChild {
     private(set) var pid: pid_t = 0
     let stderrPath: String
+    let stdoutPath: String
 
-    init(_ notebook: Notebook, _ arguments: [String], environment: [String: String] = [:]) throws {
-        stderrPath = notebook.root + "/child-\(UUID().uuidString.prefix(8)).err"
+    /// With a `barrier`, the child announces itself and waits there before it becomes `notes`
+    /// (see `StartBarrier`), so that many children start at one moment.
+    init(_ notebook: Notebook, _ arguments: [String], environment: [String: String] = [:], behind barrier: StartBarrier? = nil) throws {
+        let name = notebook.root + "/child-\(UUID().uuidString.prefix(8))"
+        stderrPath = name + ".err"
+        stdoutPath = name + ".out"
         var env = Notebook.environment(home: notebook.home, root: notebook.root)
         env.merge(environment) { $1 }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var argv = ([Notebook.binary] + arguments).map { strdup($0) } + [nil]
+        let command = [Notebook.binary] + arguments
+        let program = barrier == nil ? Notebook.binary : "/bin/sh"
+        let argumentList = barrier.map { ["/bin/sh", "-c", $0.script, "sh"] + command } ?? command
+        var argv = argumentList.map { strdup($0) } + [nil]
         var envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
-        let rc = posix_spawn(&pid, Notebook.binary, &actions, nil, &argv, &envp)
-        guard rc == 0 else { throw CommandError(command: Notebook.binary, status: rc, stderr: "posix_spawn failed") }
+        let rc = posix_spawn(&pid, program, &actions, nil, &argv, &envp)
+        guard rc == 0 else { throw CommandError(command: program, status: rc, stderr: "posix_spawn failed") }
     }
+
+    /// Waits for the child to exit and returns its exit status (128 + the signal if one killed it).
+    func exitStatus() -> Int32 {
+        guard pid > 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        pid = 0
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + status & 0x7f
+    }
+
+    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// Waits until the child stops itself (true) or exits (false).
     func waitUntilStopped() -> Bool {

@@ -1,5 +1,6 @@
 // Runs the built `notes` binary in a private NOTES_HOME and captures what it prints.
 import Foundation
+import TestSupport
 import Notes
 
 struct RunResult {
@@ -92,18 +93,3 @@ final class Notebook {
 }
 
 enum NotebookError: Error { case failed(String) }
-
-/// A value one thread writes and another reads, under a lock.
-final class Shared<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-
-    func mutate(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
-}

@@ -47,3 +47,18 @@ public struct CommandError: Error, CustomStringConvertible {
 
     public var description: String { "\(command) exited \(status): \(stderr)" }
 }
+
+/// A value one thread writes and another reads, under a lock.
+public final class Shared<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    public init(_ value: Value) { stored = value }
+
+    public var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+
+    public func mutate(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
+}

@@ -135,8 +135,16 @@ enum NotesCLI {
             return "the notebook \(context.databasePath) is read-only; nothing was changed."
         case DatabaseError.SQLITE_CANTOPEN:
             return "cannot open the notebook \(context.databasePath) (check that \(context.home) exists and is writable)."
-        case DatabaseError.SQLITE_BUSY:
-            return "the notebook stayed busy (another notes process kept writing for \(Database.busyTimeoutMilliseconds / 1000) s); nothing was changed, try again."
+        case let error as DatabaseError where error.code == DatabaseError.SQLITE_BUSY.rawValue:
+            // Said as it happened: a wait that ran out, or a lock SQLite would not wait for.
+            guard let waited = error.waited else {
+                return "the notebook was busy: another process was changing it at that moment, in a way SQLite cannot wait for; "
+                    + "nothing was changed, try again."
+            }
+            let milliseconds = waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000
+            let span = milliseconds < 1000 ? "\(milliseconds) ms" : "\((milliseconds + 500) / 1000) s"
+            return "the notebook stayed busy: another process kept it locked for writing through the \(span) this command waited; "
+                + "nothing was changed, try again."
         case DatabaseError.SQLITE_FULL:
             return "the disk is full; nothing was changed."
         case let error as MigrationError:
