@@ -11,6 +11,7 @@
 //     Call the dentist tomorrow #health
 //
 // The body follows the closing `---`; the file adds one newline after it, which parsing removes.
+// An export adds the note's analysis and the user's corrections (NoteDocument+Analysis.swift).
 
 public enum NoteDocument {
     /// What a file says; fields a plain Markdown file lacks are nil.
@@ -23,6 +24,9 @@ public enum NoteDocument {
         var created: Timestamp?
         var updated: Timestamp?
         var body: String
+        /// The analysis `notes export` wrote, and the user's corrections over it.
+        var analysis: Analysis?
+        var corrections = Corrections.none
     }
 
     public enum ParseError: Error, Equatable, CustomStringConvertible {
@@ -37,8 +41,9 @@ public enum NoteDocument {
         }
     }
 
-    /// `aliases` are written only when there are some (the sync repository never has them).
-    public static func render(_ note: Note, aliases: [String] = []) -> String {
+    /// `aliases`, `analysis` and `corrections` are written only when there are some (the sync
+    /// repository never has them: it keeps analyses in files of their own).
+    public static func render(_ note: Note, aliases: [String] = [], analysis: Analysis? = nil, corrections: Corrections = .none) -> String {
         var text = "---\n"
         text += "id: \(note.id)\n"
         text += "title: \(QuotedString.quoted(note.title))\n"
@@ -46,6 +51,8 @@ public enum NoteDocument {
         if !aliases.isEmpty { text += "aliases: [\(aliases.map(QuotedString.quoted).joined(separator: ", "))]\n" }
         text += "created: \(note.created.iso8601)\n"
         text += "updated: \(note.updated.iso8601)\n"
+        if let analysis { text += render(analysis: analysis) }
+        text += render(corrections: corrections)
         text += "---\n"
         // Always one more newline than the body has: parse removes exactly one.
         return text + note.body + "\n"
@@ -69,7 +76,9 @@ public enum NoteDocument {
                 closed = true
                 break
             }
-            guard let colon = trimmed.firstIndex(of: ":") else { continue }
+            // An indented line belongs to the key above it (a nested value from another tool),
+            // never to a key of ours.
+            guard let first = trimmed.first, first != " ", first != "\t", let colon = trimmed.firstIndex(of: ":") else { continue }
             let key = trimmed[..<colon].trimmingWhitespace().lowercased()
             let value = trimmed[trimmed.index(after: colon)...].trimmingWhitespace()
             switch key {
@@ -88,6 +97,10 @@ public enum NoteDocument {
             case "updated", "modified":
                 guard let time = Timestamp(iso8601: QuotedString.unquoted(value)) else { throw .invalidField(name: key, value: value) }
                 parsed.updated = time
+            case analysisKey:
+                parsed.analysis = analysis(fromBlock: indentedBlock(&lines))
+            case correctionsKey:
+                parsed.corrections = corrections(fromBlock: indentedBlock(&lines))
             default:
                 continue
             }
@@ -95,6 +108,16 @@ public enum NoteDocument {
         guard closed else { throw .unterminatedFrontMatter }
         parsed.body = stripOneNewline(lines.joined(separator: "\n"))
         return parsed
+    }
+
+    /// The indented lines that follow a key (its nested value), taken from `lines`.
+    private static func indentedBlock(_ lines: inout ArraySlice<Substring>) -> [Substring] {
+        var block: [Substring] = []
+        while let next = lines.first, next.hasPrefix(" ") || next.hasPrefix("\t") {
+            block.append(next.hasSuffix("\r") ? next.dropLast() : next)
+            lines.removeFirst()
+        }
+        return block
     }
 
     /// The newline that `render` adds after the body (files from other tools end with one too).

@@ -9,11 +9,16 @@ public struct ImportedNote: Equatable, Sendable {
     /// The file's path in the imported folder without its extension (`Help/Sync/Troubleshoot`):
     /// a name links may use, and where `notes export` writes the note back.
     public var path: String
+    /// The analysis and corrections an export wrote beside the note: restored with it.
+    public var analysis: Analysis?
+    public var corrections: Corrections
 
-    public init(note: Note, aliases: [String], path: String) {
+    public init(note: Note, aliases: [String], path: String, analysis: Analysis? = nil, corrections: Corrections = .none) {
         self.note = note
         self.aliases = aliases
         self.path = path
+        self.analysis = analysis
+        self.corrections = corrections
     }
 }
 
@@ -64,7 +69,7 @@ public enum NoteImport {
         let note = try NoteRules.note(id: id, body: parsed.body, title: parsed.title, tags: parsed.tags ?? [],
                                       created: parsed.created, updated: parsed.updated, fallbackTime: file.modified,
                                       origin: .imported(fileName: file.fileName, inVault: inVault))
-        return ImportedNote(note: note, aliases: parsed.aliases ?? [], path: file.path)
+        return ImportedNote(note: note, aliases: parsed.aliases ?? [], path: file.path, analysis: parsed.analysis, corrections: parsed.corrections)
     }
 
     /// The text of the first level-one heading outside code, without HTML tags; nil when there

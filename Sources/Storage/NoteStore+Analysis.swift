@@ -41,6 +41,34 @@ extension NoteStore {
         return analysis
     }
 
+    /// The note's analysis as the analyzer made it, and the user's corrections beside it (what
+    /// an export keeps), or nil when it has none.
+    public func analysisAndCorrections(for id: NoteID) throws -> (analysis: Analysis, corrections: Corrections)? {
+        guard var analysis = try analysis(for: id),
+              let raw = try database.statement("""
+                  SELECT a.category, a.urgency, a.user_category, a.user_urgency FROM analyses a JOIN notes n ON n.seq = a.note_seq WHERE n.id = ?
+                  """).firstRow([id.rawValue], { row in
+                      (category: Category(rawValue: row.string(0)) ?? .other, urgency: Int(row.int(1)),
+                       corrections: Corrections(category: row.optionalString(2).flatMap(Category.init(rawValue:)),
+                                                urgency: row.optionalInt(3).map { Int($0) }))
+                  }) else { return nil }
+        analysis.category = raw.category
+        analysis.urgency = raw.urgency
+        return (analysis, raw.corrections)
+    }
+
+    /// Puts back an analysis with its done marks and corrections, as an export kept them. One of
+    /// another content than the note's stays until the note is analysed again, its corrections
+    /// and done marks with it.
+    func restore(_ analysis: Analysis, corrections: Corrections, of id: NoteID) throws {
+        let seq = try seq(of: id)
+        try storeAnalysis(analysis, id: id, seq: seq, keepingDoneMarks: false)
+        guard !corrections.isEmpty else { return }
+        try database.execute("""
+            UPDATE analyses SET user_category = coalesce(?, user_category), user_urgency = coalesce(?, user_urgency) WHERE note_seq = ?
+            """, [corrections.category?.rawValue, corrections.urgency, seq])
+    }
+
     /// Live notes whose category the user corrected (`notes set --category`), the most recently
     /// changed first: the analyzer reads them as examples of the user's own categories.
     public func categoryCorrections(limit: Int) throws -> [(text: String, category: Category)] {

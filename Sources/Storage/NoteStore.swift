@@ -423,7 +423,8 @@ public final class NoteStore {
 
     /// Adds notes or brings existing ones up to date, all in one transaction: a note already
     /// here changes only if the imported copy was updated later. A tombstone is not revived.
-    /// Imported notes keep their aliases and file paths, for links and `notes export`.
+    /// Imported notes keep their aliases and file paths, for links and `notes export`, and an
+    /// added or updated note the analysis and corrections its file carries (an export's).
     public func importNotes(_ notes: [ImportedNote], progress: (Int) -> Void = { _ in }) throws -> [ImportOutcome] {
         // A large import touches more pages than SQLite's default 2 MB cache holds; spilling
         // them to the WAL and reading them back mid-transaction was a tenth of a 10,000-note
@@ -434,6 +435,7 @@ public final class NoteStore {
             var outcomes: [ImportOutcome] = []
             outcomes.reserveCapacity(notes.count)
             for (index, imported) in notes.enumerated() {
+                if index % 500 == 0 { progress(index) }
                 let note = imported.note
                 let origin = NoteOrigin(aliases: imported.aliases, path: imported.path)
                 let existing = try database.statement("SELECT updated, deleted FROM notes WHERE id = ?")
@@ -441,15 +443,15 @@ public final class NoteStore {
                 if let existing {
                     if existing.deleted || existing.updated >= note.updated.milliseconds {
                         outcomes.append(.unchanged)
-                    } else {
-                        try updateRow(note, origin: origin)
-                        outcomes.append(.updated)
+                        continue
                     }
+                    try updateRow(note, origin: origin)
+                    outcomes.append(.updated)
                 } else {
                     try insertRow(note, origin: origin)
                     outcomes.append(.added)
                 }
-                if index % 500 == 0 { progress(index) }
+                if let analysis = imported.analysis { try restore(analysis, corrections: imported.corrections, of: note.id) }
             }
             return outcomes
         }

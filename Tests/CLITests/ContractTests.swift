@@ -106,6 +106,57 @@ import Testing
         #expect((try target.run(["import", exportDirectory, "--json"]).json as? [String: Any])?["unchanged"] as? Int == 3)
     }
 
+    /// An export is a backup: imported into a new notebook it gives back every analysis (with
+    /// its stage and due days), done mark, correction and link; exported again into the same
+    /// folder after a delete it mirrors the notebook, and keeps a file someone changed.
+    @Test(.enabled(if: modelInstalled, "the default model is not installed (scripts/setup.sh installs it)"))
+    func anExportRestoresAnalysesCorrectionsDoneMarksAndLinks() throws {
+        let source = Notebook()
+        let dentist = try source.add("Call the dentist tomorrow and book a check-up #health", ["--title", "Dentist"])
+        let plan = try source.add("See [[Dentist]]. Pay the gas bill by Friday", ["--title", "Plan"])
+        let greek = try source.add("Φάρμακα: να πάρω τα φάρμακα αύριο και να πληρώσω το νοίκι")
+        let gone = try source.add("Water the plants on Sunday")
+        #expect(try source.run(["analyze", "--quick"]).status == 0)
+        #expect(try source.run(["set", dentist, "--category", "work", "--urgency", "2"]).status == 0)
+        #expect(try source.run(["done", plan + ":1"]).status == 0)
+        let folder = source.root + "/backup"
+        #expect(try source.run(["export", folder]).status == 0)
+
+        let target = Notebook()
+        #expect(try target.run(["import", folder]).status == 0)
+        for id in [dentist, plan, greek, gone] {
+            let before = try source.noteJSON(id), after = try target.noteJSON(id)
+            #expect(after["analysis"] is [String: Any])
+            #expect(NSDictionary(dictionary: after) == NSDictionary(dictionary: before), "note \(id)")
+            #expect(try target.run(["links", id, "--json"]).stdout == (try source.run(["links", id, "--json"]).stdout))
+        }
+        let backlinks = try #require(try target.run(["links", dentist, "--json"]).json as? [String: Any])
+        #expect("\(backlinks)".contains(plan), "the plan's [[Dentist]] link resolves after the import: \(backlinks)")
+        #expect(try target.run(["tasks", "--all", "--json"]).stdout == (try source.run(["tasks", "--all", "--json"]).stdout))
+        let corrected = try #require(try target.noteJSON(dentist)["analysis"] as? [String: Any])
+        #expect(corrected["category"] as? String == "work" && corrected["urgency"] as? Int == 2)
+
+        // Mirroring: the deleted note's file goes; a file someone edited since stays, named.
+        #expect(try source.run(["rm", "-f", gone]).status == 0)
+        #expect(try source.run(["rm", "-f", greek]).status == 0)
+        let greekFile = folder + "/" + greek + ".md"
+        try ((try String(contentsOfFile: greekFile, encoding: .utf8)) + "edited elsewhere\n").write(toFile: greekFile, atomically: true, encoding: .utf8)
+        try "mine".write(toFile: folder + "/not-from-notes.md", atomically: true, encoding: .utf8)
+        let again = try source.run(["export", folder])
+        #expect(again.status == 0)
+        #expect(again.stderr.contains("Exported 2 notes") && again.stderr.contains("removed 1 file"), "\(again.stderr)")
+        #expect(again.stderr.contains("Kept \(greek).md"), "\(again.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(files == [dentist + ".md", greek + ".md", "not-from-notes.md", plan + ".md"].sorted())
+
+        // A file where the folder should be is refused and left as it was.
+        let file = source.root + "/a-file"
+        try "keep me".write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = try source.run(["export", file])
+        #expect(refused.status == 1 && refused.stderr.contains("is a file, not a folder"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me")
+    }
+
     @Test func importsPlainMarkdownFromOtherTools() throws {
         let notebook = Notebook()
         let folder = notebook.root + "/vault"

@@ -134,4 +134,37 @@ struct AnalysisStoreTests {
         try store.saveAnalysis(analysis(of: late, urgency: 5, tasks: ["late task"]), for: late.id)
         #expect(try store.tasks().map(\.task.text) == ["late task", "early task"])
     }
+
+    /// An import of an export puts back the analysis as it was made, its done marks and the
+    /// corrections over it; one of another text than the note's stays until the note is analysed
+    /// again. A note the import leaves unchanged keeps its own.
+    @Test func anImportRestoresAnalysesDoneMarksAndCorrections() throws {
+        let source = try inMemoryStore()
+        let note = try makeNote("call the dentist and pay the rent")
+        try source.insert(note)
+        var made = analysis(of: note, tasks: ["call the dentist", "pay the rent"])
+        made.stage = .quick
+        #expect(try source.saveAnalysis(made, for: note.id))
+        try source.setTaskDone(note.id, index: 1, done: true)
+        try source.correct(note.id, category: .work, urgency: nil)
+        let kept = try #require(try source.analysisAndCorrections(for: note.id))
+        #expect(kept.analysis.category == .health && kept.corrections == Corrections(category: .work))
+
+        let target = try inMemoryStore()
+        let stale = try makeNote("an older text", at: 1_764_000_000_001)
+        var staleAnalysis = analysis(of: stale)
+        staleAnalysis.contentHash = "0000000000000000"
+        #expect(try target.importNotes([
+            ImportedNote(note: note, aliases: [], path: "a", analysis: kept.analysis, corrections: kept.corrections),
+            ImportedNote(note: stale, aliases: [], path: "b", analysis: staleAnalysis, corrections: Corrections(urgency: 1)),
+        ]) == [.added, .added])
+        #expect(try target.analysis(for: note.id) == (try source.analysis(for: note.id)))
+        #expect(try target.analysisAndCorrections(for: note.id)?.corrections == Corrections(category: .work))
+        #expect(try target.pendingQuickAnalysis() == [stale.id])
+        #expect(try target.analysis(for: stale.id)?.urgency == 1)
+
+        // Imported again with another analysis, an unchanged note keeps the one it has.
+        #expect(try target.importNotes([ImportedNote(note: note, aliases: [], path: "a", analysis: analysis(of: note))]) == [.unchanged])
+        #expect(try target.analysis(for: note.id)?.tasks.map(\.done) == [false, true])
+    }
 }

@@ -83,14 +83,7 @@ public enum RepositoryFormat {
     // MARK: Analyses
 
     static func analysisFile(_ analysis: Analysis) -> [UInt8] {
-        var text = "category: \(analysis.category.rawValue)\n"
-        text += "urgency: \(analysis.urgency)\n"
-        text += "summary: \(quoted(analysis.summary))\n"
-        text += "model: \(quoted(analysis.model))\n"
-        text += "analyzed: \(analysis.analyzedAt.iso8601)\n"
-        text += "analyzer-version: \(quoted(analysis.analyzerVersion))\n"
-        text += "content-hash: \(analysis.contentHash)\n"
-        if analysis.stage != .full { text += "stage: \(analysis.stage.rawValue)\n" }
+        var text = analysis.scalarFields.map { "\($0.key): \($0.value)\n" }.joined()
         text += "tasks:\n"
         for task in analysis.tasks {
             text += "  - \(task.done ? "[x]" : "[ ]") \(quoted(task.text))\n"
@@ -116,15 +109,7 @@ public enum RepositoryFormat {
                 fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingWhitespace()
             }
         }
-        guard let category = fields["category"].flatMap(Category.init(rawValue:)),
-              let urgency = fields["urgency"].flatMap({ Int($0) }),
-              let summary = fields["summary"].flatMap(unquoted), let model = fields["model"].flatMap(unquoted),
-              let analyzed = fields["analyzed"].flatMap({ Timestamp(iso8601: $0) }),
-              let version = fields["analyzer-version"].flatMap(unquoted), let hash = fields["content-hash"]
-        else { return nil }
-        return Analysis(category: category, urgency: urgency, tasks: tasks, summary: summary, model: model,
-                        analyzedAt: analyzed, analyzerVersion: version, contentHash: hash,
-                        stage: fields["stage"].flatMap(AnalysisStage.init(rawValue:)) ?? .full)
+        return Analysis(scalarFields: fields, tasks: tasks)
     }
 
     // MARK: Small text helpers

@@ -1,6 +1,6 @@
-// `notes export`: every note as a Markdown file with front matter.
+// `notes export`: every note as a Markdown file with front matter (`NotebookExport`).
+import Notebook
 import Notes
-import Storage
 
 struct ExportCommand: NotesCommand {
     static let directory = Argument("dir", type: .text("dir", completion: .directories), help: "The directory to write to (created if missing).")
@@ -10,8 +10,12 @@ struct ExportCommand: NotesCommand {
         abstract: "Write every note to DIR as Markdown with front matter.",
         discussion: """
             One file per note: an imported note goes back under the name and folder it was
-            imported from, any other note is named <id>.md. 'notes import DIR' reads them back
-            with every field.
+            imported from, any other note is named <id>.md. The front matter holds the note's
+            analysis (with its tasks' done marks and due days) and your corrections, under keys
+            other tools read past, so 'notes import DIR' into a new notebook restores all of it.
+            Exporting into the same folder again mirrors the notebook: the files of notes that
+            are gone are removed, unless they changed since the last export (those are kept and
+            named). Files notes did not write are never touched.
             """,
         arguments: [directory]
     )
@@ -23,35 +27,20 @@ struct ExportCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        let notes = try store.notes()
-        let files = ExportCommand.fileNames(for: notes, sourcePaths: try store.sourcePaths())
-        try FileSystem.createDirectories(directory)
-        let progress = ProgressBar(terminal: context.terminal, total: notes.count, label: "Exporting")
-        for (index, note) in notes.enumerated() {
-            let file = directory + "/" + files[note.id]!
-            if let slash = file.lastIndex(of: "/") { try FileSystem.createDirectories(String(file[..<slash])) }
-            try FileSystem.writeAtomically(Array(NoteDocument.render(note, aliases: try store.aliases(of: note.id)).utf8), to: file)
-            progress.update(index + 1)
+        var progress: ProgressBar?
+        let summary = try NotebookExport.export(try context.store(), to: directory) { done, total in
+            if progress == nil { progress = ProgressBar(terminal: context.terminal, total: total, label: "Exporting") }
+            progress?.update(done)
         }
-        progress.finish()
-        context.terminal.printError("Exported \(notes.count) note\(notes.count == 1 ? "" : "s") to \(directory)")
-    }
-
-    /// Each note's file, relative to the export directory: its imported path when it has one
-    /// that no other note claims (oldest first) and that stays inside the directory, else its id.
-    static func fileNames(for notes: [Note], sourcePaths: [NoteID: String]) -> [NoteID: String] {
-        var names: [NoteID: String] = [:]
-        var taken = Set(notes.map { $0.id.rawValue.lowercased() + ".md" })
-        for note in notes.sorted(by: { $0.id < $1.id }) {
-            if let path = sourcePaths[note.id], !path.hasPrefix("/"),
-               !path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }),
-               taken.insert(path.lowercased() + ".md").inserted {
-                names[note.id] = path + ".md"
-            } else {
-                names[note.id] = note.id.rawValue + ".md"
-            }
+        progress?.finish()
+        let terminal = context.terminal
+        for file in summary.keptChanged {
+            terminal.printError(terminal.yellow("Kept ") + file + ": its note is gone, but the file changed since the last export")
         }
-        return names
+        var line = "Exported \(summary.written) note\(summary.written == 1 ? "" : "s") to \(directory)"
+        if !summary.removed.isEmpty {
+            line += "; removed \(summary.removed.count) file\(summary.removed.count == 1 ? "" : "s") of notes that are gone"
+        }
+        terminal.printError(line)
     }
 }
