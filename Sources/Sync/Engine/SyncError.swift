@@ -199,9 +199,9 @@ extension SyncError {
         case (.unreadable, _), (.unwritable, _): " Give this user access to it (see: ls -ld \(path)), or sync as its owner"
         case (.readOnly, _): " Mount it read-write, then run 'notes sync' again"
         case (.full, _): " Free some space there, then run 'notes sync' again"
-        case (.missing, .adding), (.emptyDirectory, .adding), (.notARepository, .adding):
-            " To make a new remote there: git init --bare \(path)"
-        case (.notADirectory, .adding): " Give the path of a bare repository (made with: git init --bare PATH)"
+        case (.missing, .adding), (.emptyDirectory, .adding): " To make a new remote there: git init --bare \(path)"
+        case (.notARepository, .adding), (.notADirectory, .adding):
+            " Give the path of a bare repository, or make a new one: git init --bare NEW-PATH"
         case (.missing, _): " Mount it, then run 'notes sync' again; \(elsewhere)"
         case (.notADirectory, _), (.emptyDirectory, _), (.notARepository, _): " It was replaced or removed; \(elsewhere)"
         }
