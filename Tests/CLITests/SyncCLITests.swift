@@ -66,7 +66,7 @@ import TestSupport
         #expect(taken.status == 1)
         #expect(taken.stderr == """
             Error: a remote named 'origin' already exists (\(remote)); nothing was changed. To point it elsewhere: \
-            notes remote remove origin, then notes remote add origin URL (the notes stay here and in both remotes)
+            notes remote remove origin, then notes remote add origin URL (your notes stay here, and the old remote keeps its copy)
 
             """)
         let missing = try notebook.run(["remote", "add", "usb", notebook.root + "/usb/notes.git"])

@@ -76,24 +76,10 @@ struct AddingARemote {
 
 @Suite(.serialized)
 struct RemoteFaults {
-    /// Two machines that have synced once through `url` (the remote's directory, or a mount of
-    /// it), and a note on `a` waiting to be sent.
-    func twoMachines(in directory: TemporaryDirectory, url: String) throws -> (a: Replica, b: Replica, note: Note) {
-        let a = try Replica("a", in: directory, remote: url)
-        let b = try Replica("b", in: directory, remote: url)
-        var factory = NoteFactory(seed: 700)
-        a.notebook.put(factory.note("first"))
-        try a.sync()
-        try b.sync()
-        let note = factory.note("written while the remote is in trouble")
-        a.notebook.put(note)
-        return (a, b, note)
-    }
-
     @Test func aRemoteThatVanishedSaysSoAndChangesNothing() throws {
         let directory = TemporaryDirectory()
         let remote = try makeBareRemote(in: directory)
-        let (a, _, note) = try twoMachines(in: directory, url: remote)
+        let (a, _, note) = try twoSyncedMachines(in: directory, remote: remote, seed: 700)
         let before = a.notebook.notes
         try FileManager.default.moveItem(atPath: remote, toPath: remote + ".unplugged")
         #expect {
@@ -168,7 +154,7 @@ struct RemoteFaults {
             withExtendedLifetime(directory) {}
         }
         let remote = try makeBareRemote(in: directory, name: "usb/notes.git")
-        let (a, b, _) = try twoMachines(in: directory, url: remote)
+        let (a, b, _) = try twoSyncedMachines(in: directory, remote: remote, seed: 700)
         // Random text does not compress: these notes need more room than the disk has left.
         var random = SeededGenerator(seed: 720)
         var factory = NoteFactory(seed: 721)

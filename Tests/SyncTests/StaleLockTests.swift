@@ -15,17 +15,10 @@ struct StaleLocks {
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: path)
     }
 
-    /// Two machines that have synced once, and a note on `a` waiting to be sent.
+    /// Two machines that have synced once through a new remote, and a note on `a` waiting to be sent.
     func twoMachines(in directory: TemporaryDirectory) throws -> (a: Replica, b: Replica, remote: String, note: Note) {
         let remote = try makeBareRemote(in: directory)
-        let a = try Replica("a", in: directory, remote: remote)
-        let b = try Replica("b", in: directory, remote: remote)
-        var factory = NoteFactory(seed: 500)
-        a.notebook.put(factory.note("first"))
-        try a.sync()
-        try b.sync()
-        let note = factory.note("written after a crash")
-        a.notebook.put(note)
+        let (a, b, note) = try twoSyncedMachines(in: directory, remote: remote, seed: 500)
         return (a, b, remote, note)
     }
 

@@ -184,7 +184,7 @@ public final class SyncEngine {
     func using<T>(_ info: RemoteInfo, _ use: RemoteUse, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let SyncError.git(error) {
             guard let path = Self.localPath(of: info.url) else { throw SyncError.git(error) }
-            throw SyncError.remote(info.name, at: path, use, failed: error)
+            throw SyncError.explaining(error, remote: info.name, at: path, use)
         }
     }
 

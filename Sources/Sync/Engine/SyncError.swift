@@ -57,7 +57,7 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
         case let .remoteExists(name, url):
             """
             a remote named '\(name)' already exists (\(url)); nothing was changed. To point it elsewhere: \
-            notes remote remove \(name), then notes remote add \(name) URL (the notes stay here and in both remotes)
+            notes remote remove \(name), then notes remote add \(name) URL (your notes stay here, and the old remote keeps its copy)
             """
         case let .unusableRemote(remote, path, problem, use): Self.describe(problem, of: remote, at: path, use)
         case let .remoteBusy(remote, lockFile):
@@ -166,7 +166,7 @@ public enum RemoteUse: Sendable {
 extension SyncError {
     /// `error`, from using the path remote `remote` at `path`, in the user's words when the
     /// remote's directory or disk explains it (see `RemoteProblem.explaining`); else as it is.
-    static func remote(_ remote: String, at path: String, _ use: RemoteUse, failed error: GitError) -> SyncError {
+    static func explaining(_ error: GitError, remote: String, at path: String, _ use: RemoteUse) -> SyncError {
         guard let problem = RemoteProblem.explaining(error, at: path, writing: use == .writing) else { return .git(error) }
         return .unusableRemote(remote: remote, path: path, problem: problem, use: use)
     }
