@@ -50,4 +50,23 @@ public final class FileLock {
         }
         return FileLock(path: path, kind: kind, waited: ContinuousClock.now - start, descriptor: descriptor)
     }
+
+    /// Replaces the file's contents with `bytes`, in place: a rename would leave this lock on a
+    /// file that nobody else opens any more. Emptied first, so that a holder that dies, or a
+    /// write that fails (a full disk), leaves the file empty or whole, never partly new. Only a
+    /// lock acquired with `create` can write.
+    public func write(_ bytes: [UInt8]) throws {
+        guard ftruncate(descriptor, 0) == 0 else { throw FileSystemError(path: path, code: errno) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                let code = count < 0 ? errno : ENOSPC
+                _ = ftruncate(descriptor, 0)
+                throw FileSystemError(path: path, code: code)
+            }
+            offset += count
+        }
+    }
 }

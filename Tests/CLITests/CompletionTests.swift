@@ -2,6 +2,7 @@
 // `complete`, and what that function puts in COMPREPLY (through compgen) is checked.
 import Foundation
 import Testing
+import TestSupport
 
 struct CompletionTests {
     /// What bash completes for the words typed after `notes`, the last one being completed.
@@ -56,6 +57,7 @@ struct CompletionTests {
         #expect(try complete(notebook, ["list", "--tag", ""]) == ["garden", "health", "home"])
         #expect(try complete(notebook, ["add", "x", "--tag", "h"]) == ["health", "home"])
         let remote = notebook.root + "/remote.git"
+        _ = try run(["git", "init", "--quiet", "--bare", remote])
         #expect(try notebook.run(["remote", "add", "origin", remote]).status == 0)
         #expect(try notebook.run(["remote", "add", "usb", remote]).status == 0)
         #expect(try complete(notebook, ["sync", ""]) == ["origin", "usb"])

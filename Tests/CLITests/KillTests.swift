@@ -2,6 +2,7 @@
 // points (paused at each step of a sync and killed there, or killed after a random delay); then
 // plain commands on each machine finish the work, and nothing is lost or half-written.
 import Foundation
+import Notes
 import Testing
 import TestSupport
 
@@ -271,6 +272,39 @@ let syncSteps = ["export", "commit", "fetch", "merge", "import", "ref-update", "
         _ = try run(["git", "--git-dir", remote, "fsck", "--strict", "--no-progress"])
         #expect(try run(["find", remote, "-name", "*.lock"]).isEmpty)
         #expect(machines.kills >= 12, "only \(machines.kills) kills landed: \(machines.killedAt)")
+    }
+
+    /// A sync killed while it moves a path remote's branch: it holds the remote's writer lock,
+    /// and its list there names the branch's lock, which the test makes where libgit2 would (it
+    /// makes it right there, inside the call), with a half-written pack beside it. The next
+    /// sync takes them for the dead writer's at once: a 0 s old branch lock with no dead writer
+    /// behind it would be waited for and refused as another machine's live sync.
+    @Test func aKilledWritersLocksAreRemovedByTheNextSyncAtOnce() throws {
+        let directory = TemporaryDirectory()
+        let remote = directory.path + "/remote.git"
+        _ = try run(["git", "init", "--quiet", "--bare", remote])
+        var machines = try Machines(remoteURL: remote, remoteGitDirectory: remote)
+        try machines.add(on: machines.a, "First note on a")
+        #expect(try machines.a.run(["sync"]).status == 0)
+        try machines.add(on: machines.a, "Written just before the kill")
+
+        let child = try NotesChild(machines.a, ["sync"], environment: ["NOTES_SYNC_PAUSE_AT": "move-branch"])
+        #expect(child.waitUntilStopped(), "\((try? String(contentsOfFile: child.stderrPath, encoding: .utf8)) ?? "")")
+        let writerLock = remote + "/notes-writer.lock"
+        #expect(try FileLock.acquire(.exclusive, at: writerLock, create: false, patience: .zero) == nil, "the stopped sync holds the writer lock")
+        #expect(try String(contentsOfFile: writerLock, encoding: .utf8).split(separator: "\n").contains("refs/heads/main.lock"))
+        let branchLock = remote + "/refs/heads/main.lock", pack = remote + "/objects/pack/pack_git2_6f1d0c2b9a8e7d3c"
+        #expect(FileManager.default.createFile(atPath: branchLock, contents: Data()))
+        #expect(FileManager.default.createFile(atPath: pack, contents: Data("PACK".utf8)))
+        #expect(child.kill())
+
+        let next = try machines.a.run(["sync"])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stderr.split(separator: "\n").contains { $0.hasPrefix("removed a stale lock left by an interrupted sync, ") && $0.hasSuffix(" s old (\(branchLock))") })
+        #expect(next.stderr.contains("removed 1 half-written file left by an interrupted sync"))
+        #expect(!FileManager.default.fileExists(atPath: branchLock) && !FileManager.default.fileExists(atPath: pack))
+        #expect(try machines.b.run(["sync"]).status == 0)
+        try machines.check()
     }
 
     /// An import is one transaction: a kill leaves all of it or none, and running it again

@@ -24,11 +24,19 @@ final class Notebook {
         return package.appendingPathComponent(".build/debug/notes").path
     }()
 
-    init() {
+    /// Every command runs as the user nobody (through setpriv), for what root may do and a user
+    /// may not (read a directory without permission) when the tests run as root, as in CI.
+    let asNobody: Bool
+
+    init(asNobody: Bool = false) {
         root = NSTemporaryDirectory() + "notes-cli-" + UUID().uuidString
         home = root + "/home"
+        self.asNobody = asNobody
         try! FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        if asNobody { chown(root, Notebook.nobody, Notebook.nobody) }
     }
+
+    static let nobody: UInt32 = 65534
 
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
@@ -47,8 +55,13 @@ final class Notebook {
     @discardableResult
     func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> RunResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Notebook.binary)
-        process.arguments = arguments
+        if asNobody {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(Notebook.nobody)", "--regid=\(Notebook.nobody)", "--clear-groups", "--", Notebook.binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Notebook.binary)
+            process.arguments = arguments
+        }
         var env = Notebook.environment(home: home, root: root)
         env.merge(environment) { $1 }
         process.environment = env

@@ -15,17 +15,10 @@ struct StaleLocks {
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: path)
     }
 
-    /// Two machines that have synced once, and a note on `a` waiting to be sent.
+    /// Two machines that have synced once through a new remote, and a note on `a` waiting to be sent.
     func twoMachines(in directory: TemporaryDirectory) throws -> (a: Replica, b: Replica, remote: String, note: Note) {
         let remote = try makeBareRemote(in: directory)
-        let a = try Replica("a", in: directory, remote: remote)
-        let b = try Replica("b", in: directory, remote: remote)
-        var factory = NoteFactory(seed: 500)
-        a.notebook.put(factory.note("first"))
-        try a.sync()
-        try b.sync()
-        let note = factory.note("written after a crash")
-        a.notebook.put(note)
+        let (a, b, note) = try twoSyncedMachines(in: directory, remote: remote, seed: 500)
         return (a, b, remote, note)
     }
 
@@ -102,6 +95,106 @@ struct StaleLocks {
         #expect(FileManager.default.fileExists(atPath: theirs))
     }
 
+    /// A notes writer that dies (here: its lock's file closed without `end()`, as the kernel
+    /// closes it when a process dies) leaves the remote's writer lock free and the locks it named
+    /// behind. They are removed at once: a 0 s old branch lock is otherwise waited for, then
+    /// refused as another machine's live sync.
+    @Test func aDeadWritersLocksAreRemovedAtOnce() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, remote, note) = try twoMachines(in: directory)
+        let lock = remote + "/refs/heads/main.lock", pack = remote + "/objects/pack/pack_git2_5d0c9e1a2b3f4a6c"
+        do {
+            let dead = try #require(RemoteWriter.begin(remote: remote, patience: .zero))
+            dead.willLeave(["refs/notes-sync/incoming/00000000deadbeef.lock", "objects/pack/pack_git2_*"])
+            dead.willLeave(["refs/heads/main.lock"])
+            try leaveLock(lock, age: 0)
+            try leaveLock(pack, age: 0)
+        }
+        let summary = try a.sync()
+        #expect(summary.sent == 1)
+        #expect(Set(summary.removedLocks.map(\.path)) == [lock, pack])
+        #expect(summary.lockNotices.contains { $0.hasPrefix("removed a stale lock left by an interrupted sync") && $0.hasSuffix("(\(lock))") })
+        #expect(try String(contentsOfFile: remote + "/" + RemoteWriter.fileName, encoding: .utf8).isEmpty)
+        #expect(try b.sync().received == 1)
+        #expect(b.notebook.notes[note.id] == note)
+        _ = try run(["git", "--git-dir", remote, "fsck", "--strict", "--no-progress"])
+    }
+
+    /// With no notes writer behind it (the writer lock is free and names nothing) a fresh
+    /// branch lock may be a user's live `git push`: the 30 s rule stands.
+    @Test func aFreshLockNoDeadWriterNamedIsRespected() throws {
+        let directory = TemporaryDirectory()
+        let (a, _, remote, note) = try twoMachines(in: directory)
+        #expect(try String(contentsOfFile: remote + "/" + RemoteWriter.fileName, encoding: .utf8).isEmpty)
+        let lock = remote + "/refs/heads/main.lock"
+        try leaveLock(lock, age: 1)
+        #expect {
+            try a.sync()
+        } throws: { error in
+            guard case let SyncError.remoteLocked(_, path, age?) = error else { return false }
+            return path == lock && age < GitLocks.staleAge
+        }
+        #expect(FileManager.default.fileExists(atPath: lock))
+        #expect(a.notebook.notes[note.id] == note)
+    }
+
+    /// A dead writer's list names only what it had begun to write: one that died sending its
+    /// objects never touched the branch, so a fresh branch lock is someone else's (a live `git
+    /// push`) and stands, while the pack it was writing goes at once. Plain git's temporaries
+    /// and other refs' locks are never a notes writer's, whatever the list says.
+    @Test func aDeadWriterAccountsOnlyForWhatItNamed() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, remote, note) = try twoMachines(in: directory)
+        let branchLock = remote + "/refs/heads/main.lock", pack = remote + "/objects/pack/pack_git2_77aa01"
+        let plainGit = [remote + "/objects/pack/tmp_pack_Qx81aZ", remote + "/refs/heads/other.lock", remote + "/packed-refs.lock"]
+        do {
+            let dead = try #require(RemoteWriter.begin(remote: remote, patience: .zero))
+            dead.willLeave(["refs/notes-sync/incoming/00000000deadbeef.lock", "objects/pack/pack_git2_*"])
+            for path in [branchLock, pack] + plainGit { try leaveLock(path, age: 0) }
+        }
+        #expect(throws: SyncError.self) { try a.sync() }
+        #expect(!FileManager.default.fileExists(atPath: pack))
+        #expect(([branchLock] + plainGit).allSatisfy { FileManager.default.fileExists(atPath: $0) })
+
+        // The branch lock's owner finishes: the sync goes through, and the rest stays theirs.
+        try FileManager.default.removeItem(atPath: branchLock)
+        #expect(try a.sync().removedLocks.isEmpty)
+        #expect(try b.sync().received == 1)
+        #expect(b.notebook.notes[note.id] == note)
+        #expect(plainGit.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+    }
+
+    /// A live writer holds the writer lock: the push waits for it (here not at all), then says
+    /// another machine is syncing; when it is done, the next sync goes through.
+    @Test func aLiveWriterIsWaitedForThenNamed() throws {
+        let directory = TemporaryDirectory()
+        let (a, b, remote, note) = try twoMachines(in: directory)
+        var options = SyncOptions()
+        options.writerPatience = .zero
+        var live = RemoteWriter.begin(remote: remote, patience: .zero)
+        #expect(live != nil)
+        #expect {
+            try a.sync(options)
+        } throws: { error in
+            guard case let SyncError.remoteBusy(name, lockFile) = error else { return false }
+            return name == "origin" && lockFile == remote + "/" + RemoteWriter.fileName
+                && "\(error)".hasPrefix("another machine is syncing with origin right now (it holds \(lockFile))")
+        }
+        live?.end()
+        live = nil
+        try a.sync(options)
+        #expect(try b.sync().received == 1)
+        #expect(b.notebook.notes[note.id] == note)
+    }
+
+    /// The writer lock is trusted where every writer's kernel sees it.
+    @Test func theWriterLockIsTrustedOnLocalDisksOnly() throws {
+        let directory = TemporaryDirectory()
+        #expect(RemoteWriter.sharesLocks(at: directory.path))
+        #expect(!RemoteWriter.sharesLocks(at: directory.path + "/missing"))
+        #expect(!RemoteWriter.sharesLocks(at: "/proc"))
+    }
+
     /// Under the sync lock nothing else writes the sync repository: its locks go at any age.
     @Test func theSyncRepositorysOwnLocksAreRemoved() throws {
         let directory = TemporaryDirectory()
@@ -125,6 +218,7 @@ struct StaleLocks {
         try leaveLock(directory.path + "/objects/ab/tmp_object_git2_aa", age: 5)
         try leaveLock(directory.path + "/objects/pack/pack-1.pack", age: 5)
         try leaveLock(directory.path + "/notes-sync.lock", age: 5)
+        try leaveLock(directory.path + "/" + RemoteWriter.fileName, age: 5)
         let found = GitLocks.find(in: directory.path)
         #expect(found.map(\.path) == [directory.path + "/objects/ab/tmp_object_git2_aa", directory.path + "/packed-refs.lock",
                                       directory.path + "/refs/heads/main.lock"])
@@ -133,5 +227,9 @@ struct StaleLocks {
             && GitLockFile.describe(age: 3 * 3600) == "3 h" && GitLockFile.describe(age: 3 * 86400) == "3 days")
         #expect(GitLocks.lockPath(in: "failed to lock file '/r/refs/heads/main.lock' for writing") == "/r/refs/heads/main.lock")
         #expect(GitLocks.lockPath(in: "no lock named here") == nil)
+        let patterns = ["objects/pack/pack_git2_*", "refs/heads/main.lock"]
+        #expect(found.map { GitLocks.isNamed($0, by: patterns, in: directory.path) } == [false, false, true])
+        #expect(GitLocks.isNamed(GitLockFile(path: directory.path + "/objects/pack/pack_git2_ab12idx.lock", age: 0), by: patterns, in: directory.path))
+        #expect(!GitLocks.isNamed(GitLockFile(path: directory.path + "/objects/pack/sub/pack_git2_ab", age: 0), by: patterns, in: directory.path))
     }
 }

@@ -38,6 +38,19 @@ final class Replica {
     }
 }
 
+/// Two machines that have synced once through `remote`, and a note on `a` waiting to be sent.
+func twoSyncedMachines(in directory: TemporaryDirectory, remote: String, seed: UInt64) throws -> (a: Replica, b: Replica, waiting: Note) {
+    let a = try Replica("a", in: directory, remote: remote)
+    let b = try Replica("b", in: directory, remote: remote)
+    var factory = NoteFactory(seed: seed)
+    a.notebook.put(factory.note("first"))
+    try a.sync()
+    try b.sync()
+    let note = factory.note("written on a, not sent yet")
+    a.notebook.put(note)
+    return (a, b, note)
+}
+
 /// The passphrase of the encrypted remotes in tests, or nil for a plain remote.
 func passphrase(encrypted: Bool) -> String? { encrypted ? "correct horse battery staple" : nil }
 

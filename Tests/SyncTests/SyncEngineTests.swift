@@ -479,10 +479,11 @@ struct SyncSafety {
     @Test func remotesAreListedAddedAndRemoved() throws {
         let directory = TemporaryDirectory()
         let engine = try SyncEngine(repositoryPath: directory.path + "/repo", notebook: InMemoryNotebook())
-        try engine.addRemote(name: "origin", url: "/srv/notes.git")
+        let path = try makeBareRemote(in: directory)
+        try engine.addRemote(name: "origin", url: path)
         try engine.addRemote(name: "nas", url: "ssh://me@nas/srv/notes.git")
         #expect(try engine.remotes() == [RemoteInfo(name: "nas", url: "ssh://me@nas/srv/notes.git"),
-                                         RemoteInfo(name: "origin", url: "/srv/notes.git")])
+                                         RemoteInfo(name: "origin", url: path)])
         try engine.removeRemote(name: "nas")
         #expect(try engine.remotes().map(\.name) == ["origin"])
         #expect(throws: SyncError.self) { try engine.removeRemote(name: "nas") }

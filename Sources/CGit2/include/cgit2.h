@@ -21,6 +21,7 @@
     X(git_repository_init_options_init) \
     X(git_repository_free) \
     X(git_repository_path) \
+    X(git_repository_is_bare) \
     X(git_repository_set_head) \
     X(git_reference_list) \
     X(git_repository_odb) \

@@ -26,6 +26,28 @@ public struct GitLockFile: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Who may remove which lock, the rule stated once:
+///
+/// - In the sync repository, every lock and temporary, at any age: only a sync holding its
+///   `notes-sync.lock` writes there, and a sync holds it.
+/// - In a path remote, which other machines and plain git write too:
+///   1. one last written more than `staleAge` ago (no live write keeps a lock that long);
+///   2. this machine's own incoming ref's lock, at any age (only this machine writes that ref,
+///      and only under its sync lock);
+///   3. at any age, one that a dead notes writer named. Every notes writer holds the remote's
+///      `notes-writer.lock` (an flock, which the kernel drops when its holder dies, however it
+///      dies) for all of its writes there, and before each write it names in that file the lock
+///      files the write may leave (`RemoteWriter`); it empties the file when it is done. So a
+///      sync that holds the flock knows that no notes writer is alive, and a file that still
+///      names something was left by one that died in the middle: what it names is that dead
+///      writer's. A lock it does not name keeps rule 1, even one only a notes writer makes: plain
+///      git (a user's `git push`) takes no flock and names nothing, so a fresh `main.lock` behind
+///      an empty file may be a live push's, and removing a live lock can lose that push.
+///   Rule 3 needs a flock that every writer of the remote sees: where it cannot be had (a
+///   read-only remote, one this user may not write, a network filesystem whose locks may not
+///   reach other machines) the sync writes without it, under rules 1 and 2 alone.
+/// - Over ssh the server's git removes its own locks when its process ends; one that stays is
+///   reported with the server's message, and nothing is removed from here.
 enum GitLocks {
     /// How old a lock on a shared remote must be to be taken for a dead writer's. A ref lock is
     /// held for the milliseconds of one write, fsync and rename, and a pack being received has
@@ -37,14 +59,14 @@ enum GitLocks {
     /// How long a fresh lock on a remote is waited for before the sync reports it.
     static let patience: Duration = .seconds(2)
 
-    /// Every lock and temporary under `gitDirectory`. `notes-sync.lock` is not one: it is an
-    /// flock, which the kernel releases when its process dies.
+    /// Every lock and temporary under `gitDirectory`. `notes-sync.lock` and `notes-writer.lock`
+    /// are not ones: they are flocks, which the kernel releases when their process dies.
     static func find(in gitDirectory: String) -> [GitLockFile] {
         var found: [GitLockFile] = []
         let now = time(nil)
         func add(_ path: String, _ info: stat) { found.append(GitLockFile(path: path, age: Int64(now - info.st_mtim.tv_sec))) }
         forEachFile(in: gitDirectory, recursive: false) { path, name, info in
-            if name.hasSuffix(".lock"), name != "notes-sync.lock" { add(path, info) }
+            if name.hasSuffix(".lock"), name != "notes-sync.lock", name != RemoteWriter.fileName { add(path, info) }
         }
         for folder in ["refs", "logs"] {
             forEachFile(in: gitDirectory + "/" + folder, recursive: true) { path, name, info in
@@ -71,6 +93,15 @@ enum GitLocks {
         return GitLockFile(path: path, age: Int64(time(nil) - info.st_mtim.tv_sec))
     }
 
+    /// Whether `lock`, in `gitDirectory`, is one that `patterns` name: shell patterns for paths
+    /// relative to the git directory (`refs/heads/main.lock`, `objects/pack/pack_git2_*`), where
+    /// `*` stays within one folder.
+    static func isNamed(_ lock: GitLockFile, by patterns: [String], in gitDirectory: String) -> Bool {
+        guard lock.path.hasPrefix(gitDirectory + "/") else { return false }
+        let relative = String(lock.path.dropFirst(gitDirectory.count + 1))
+        return patterns.contains { fnmatch($0, relative, FNM_PATHNAME | FNM_PERIOD) == 0 }
+    }
+
     /// Removes `locks` and returns those that were still there.
     static func remove(_ locks: [GitLockFile]) -> [GitLockFile] {
         locks.filter { unlink($0.path) == 0 }
@@ -79,8 +110,7 @@ enum GitLocks {
     /// The lock file a libgit2 error names ("failed to lock file '/r/refs/heads/main.lock' for
     /// writing"), if it names one.
     static func lockPath(in message: String) -> String? {
-        let parts = message.split(separator: "'", omittingEmptySubsequences: false)
-        return parts.indices.dropFirst().lazy.filter { $0 % 2 == 1 }.map { String(parts[$0]) }.first { $0.hasSuffix(".lock") }
+        GitError.quoted(in: message).first { $0.hasSuffix(".lock") }
     }
 
     private static func forEachFile(in directory: String, recursive: Bool, _ body: (String, String, stat) -> Void) {

@@ -21,9 +21,12 @@ extension SyncEngine {
         let lock = try holdingSyncLock()
         defer { withExtendedLifetime(lock) {} }
         _ = try Sodium.api()
+        try checkNewRemote(name: name, url: url)
         try repository.addRemote(name: name, url: url, fetchRefspec: Self.sealedFetchRefspec(name))
         do {
-            try repository.fetch(remote: name, credentials: credentials)
+            try using(RemoteInfo(name: name, url: url, encrypted: true), .adding) {
+                try repository.fetch(remote: name, credentials: credentials)
+            }
             let tip = try repository.reference(Self.sealedTrackingRef(name))
             let header = try tip.map { tip throws in try keyParameters(ofSealed: tip, remote: name) }
             let key: RemoteKey

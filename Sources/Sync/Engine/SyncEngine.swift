@@ -118,7 +118,7 @@ public final class SyncEngine {
         }
 
         try step(.fetch)
-        let theirs = try fetch(info, options: options)
+        let theirs = try using(info, .reading) { try fetch(info, options: options) }
         try checkNotRewritten(remote: info.name, tip: theirs)
 
         try step(.merge)
@@ -152,7 +152,7 @@ public final class SyncEngine {
         try repository.setReference(Self.branch, to: result, message: "notes sync")
 
         try step(.push)
-        if let sending, try !push(sending, to: info, options: options) {
+        if let sending, try !push(sending, to: info, options: options, step: step) {
             // Someone pushed first: after a short random pause, so that two machines do not
             // keep colliding in step.
             usleep(UInt32.random(in: 5_000...25_000) * UInt32(number))
@@ -161,7 +161,7 @@ public final class SyncEngine {
         // A push to a path remote is not compare-and-swap in libgit2 1.5: another machine
         // may have overwritten ours. Only a fetched tip that contains our commit counts.
         try step(.verify)
-        let tip = try fetch(info, options: options)
+        let tip = try using(info, .checking) { try fetch(info, options: options) }
         try storeObjects(info)
         guard let tip, try repository.contains(tip, ancestor: result) else { return .retryPushRace(counts) }
         try repository.setReference(Self.syncedRef(info.name), to: tip, message: "notes sync")
@@ -179,13 +179,22 @@ public final class SyncEngine {
 
     // MARK: Steps
 
+    /// Runs `body`, a fetch or a push of `info`; a failure that a path remote's directory or
+    /// disk explains (gone, not a repository, permission denied, read-only, full) is said so.
+    func using<T>(_ info: RemoteInfo, _ use: RemoteUse, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let SyncError.git(error) {
+            guard let path = Self.localPath(of: info.url) else { throw SyncError.git(error) }
+            throw SyncError.explaining(error, remote: info.name, at: path, use)
+        }
+    }
+
     /// Updates the remote branch from `expected` to `commit`; false when another machine moved
     /// it first. A path remote gets a real compare-and-swap: libgit2 1.5's local push "is not
     /// compare-and-swap and can silently drop a concurrent machine's commit", so the objects go
     /// to a ref of their own and the branch is then moved under its lock, only if still at
     /// `expected`. Over ssh, git-receive-pack checks the old value itself; its per-ref status
     /// (not the return code) says whether it did.
-    func push(_ sending: Outgoing, to info: RemoteInfo, options: SyncOptions) throws -> Bool {
+    func push(_ sending: Outgoing, to info: RemoteInfo, options: SyncOptions, step: (SyncStep) throws -> Void) throws -> Bool {
         let remote = info.name
         let (source, commit, expected) = (sending.source, sending.commit, sending.expected)
         if source != Self.branch {
@@ -203,31 +212,45 @@ public final class SyncEngine {
         // lists the remote's refs one by one, and a ref deleted meanwhile fails that listing.
         // Forced ("+"): only this machine writes it, and what it held last (a sealed commit of a
         // push that lost a race) need not be an ancestor of what it sends now; the branch
-        // itself moves only by the compare-and-swap below.
+        // itself moves only by the compare-and-swap below. Every write there happens under the
+        // remote's writer lock, each named first with the lock files it may leave (see GitLocks).
         let incoming = "refs/notes-sync/incoming/\(try machineID())"
-        clearRemoteLocks(in: path, incoming: incoming)
-        try writingPastLocks(remote: remote) { () throws -> RemoteWrite in
-            let status: [String: String?]
-            do {
-                status = try repository.push(remote: remote, refspec: "+\(source):\(incoming)", credentials: options.credentials)
-            } catch let SyncError.git(failure) where failure.isLocked {
-                return .locked(GitLocks.lockPath(in: failure.message) ?? path + "/" + incoming + ".lock")
-            }
-            guard let failure = status[incoming], let failure else { return .done }
-            if let lock = GitLocks.lockPath(in: failure) { return .locked(lock) }
-            throw SyncError.pushRejected(ref: incoming, status: failure)
+        guard let writer = RemoteWriter.begin(remote: path, patience: options.writerPatience) else {
+            throw SyncError.remoteBusy(remote: remote, lockFile: path + "/" + RemoteWriter.fileName)
         }
-        let remoteRepository = try Repository.open(at: path)
-        var moved = false
-        try writingPastLocks(remote: remote) { () throws -> RemoteWrite in
-            switch try remoteRepository.updateReference(Self.branch, to: commit, expecting: expected, message: "notes sync") {
-            case .updated: return .done
-            case .moved: moved = true; return .done
-            case let .locked(lock): return .locked(lock)
+        defer { writer.end() }
+        clearRemoteLocks(in: path, incoming: incoming, leftByDeadWriter: writer.leftByDeadWriter)
+        return try using(info, .writing) {
+            // libgit2 writes the pack as objects/pack/pack_git2_*, its index as pack_git2_*idx.lock.
+            writer.willLeave([incoming + ".lock", "objects/pack/pack_git2_*"])
+            try writingPastLocks(remote: remote) { () throws -> RemoteWrite in
+                let status: [String: String?]
+                do {
+                    status = try repository.push(remote: remote, refspec: "+\(source):\(incoming)", credentials: options.credentials)
+                } catch let SyncError.git(failure) where failure.isLocked {
+                    return .locked(GitLocks.lockPath(in: failure.message) ?? path + "/" + incoming + ".lock")
+                }
+                guard let failure = status[incoming], let failure else { return .done }
+                if let lock = GitLocks.lockPath(in: failure) { return .locked(lock) }
+                throw SyncError.pushRejected(ref: incoming, status: failure)
             }
+            let remoteRepository = try Repository.open(at: path)
+            writer.willLeave([Self.branch + ".lock"])
+            try step(.moveBranch)
+            var moved = false
+            try writingPastLocks(remote: remote) { () throws -> RemoteWrite in
+                switch try remoteRepository.updateReference(Self.branch, to: commit, expecting: expected, message: "notes sync") {
+                case .updated: return .done
+                case .moved: moved = true; return .done
+                case let .locked(lock): return .locked(lock)
+                }
+            }
+            if !moved {
+                writer.willLeave(["HEAD.lock"])
+                pointHeadAtBranch(remoteRepository)
+            }
+            return !moved
         }
-        if !moved { pointHeadAtBranch(remoteRepository) }
-        return !moved
     }
 
     /// `git init --bare` points HEAD at an unborn `master`, so a plain `git clone` of the
@@ -266,12 +289,14 @@ public final class SyncEngine {
         removedLocks += GitLocks.remove(GitLocks.find(in: repository.path))
     }
 
-    /// Other machines write a path remote too: only what is older than any live write could
-    /// be is removed, and the lock of this machine's own incoming ref, which only a sync
-    /// holding this repository's sync lock (this one) writes.
-    func clearRemoteLocks(in path: String, incoming: String) {
+    /// Other machines and plain git write a path remote too: what `GitLocks` says a live writer
+    /// cannot hold is removed (older than any live write, this machine's own incoming ref's
+    /// lock, and what a dead notes writer named).
+    func clearRemoteLocks(in path: String, incoming: String, leftByDeadWriter: [String]) {
         let own = path + "/" + incoming + ".lock"
-        removedLocks += GitLocks.remove(GitLocks.find(in: path).filter { $0.age >= GitLocks.staleAge || $0.path == own })
+        removedLocks += GitLocks.remove(GitLocks.find(in: path).filter {
+            $0.age >= GitLocks.staleAge || $0.path == own || GitLocks.isNamed($0, by: leftByDeadWriter, in: path)
+        })
     }
 
     /// A random name for this sync repository, made once and kept in `notes-machine-id`.

@@ -1,9 +1,16 @@
 // Why a sync stopped. Each case says what happened and what the user can do.
+import Notes
 
 public enum SyncError: Error, CustomStringConvertible, Sendable {
     case git(GitError)
     case alreadyRunning(lockFile: String)
     case noSuchRemote(String)
+    /// `notes remote add` with a name that is taken (`url`: the remote's).
+    case remoteExists(name: String, url: String)
+    /// A path remote that cannot be used, when it is added (nothing is) or synced with.
+    case unusableRemote(remote: String, path: String, problem: RemoteProblem, use: RemoteUse)
+    /// Another machine's sync, alive, holds the path remote's writer lock (see `RemoteWriter`).
+    case remoteBusy(remote: String, lockFile: String)
     /// Our last-synced remote tip is not in the remote's history any more.
     case remoteRewritten(remote: String, lastSynced: String, now: String?)
     case newerFormat(found: Int, supported: Int)
@@ -47,6 +54,17 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
         case let .git(error): "git: \(error)"
         case let .alreadyRunning(file): "another sync is running (it holds \(file)); try again when it ends"
         case let .noSuchRemote(name): "no remote named '\(name)'; add one with: notes remote add \(name) URL"
+        case let .remoteExists(name, url):
+            """
+            a remote named '\(name)' already exists (\(url)); nothing was changed. To point it elsewhere: \
+            notes remote remove \(name), then notes remote add \(name) URL (your notes stay here, and the old remote keeps its copy)
+            """
+        case let .unusableRemote(remote, path, problem, use): Self.describe(problem, of: remote, at: path, use)
+        case let .remoteBusy(remote, lockFile):
+            """
+            another machine is syncing with \(remote) right now (it holds \(lockFile)); try again when it ends. \
+            Nothing was lost
+            """
         case let .remoteRewritten(remote, last, now):
             """
             the history of remote '\(remote)' was rewritten: the commit we last synced (\(last.prefix(12))) \
@@ -129,6 +147,66 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
             "cannot read the notes-encrypted file of the remote '\(remote)': \(reason); nothing was changed"
         case let .keyNotCached(path): "cannot write the key file \(path); nothing was changed"
         }
+    }
+}
+
+/// When a path remote's problem was met: what was being done decides what was lost (nothing)
+/// and what is left to do.
+public enum RemoteUse: Sendable {
+    /// `notes remote add`: nothing is added.
+    case adding
+    /// A fetch: nothing was changed on this machine.
+    case reading
+    /// A push: this machine keeps every note, merged, and the next sync sends them.
+    case writing
+    /// The fetch after a push that checks it landed: the notes are merged here already.
+    case checking
+}
+
+extension SyncError {
+    /// `error`, from using the path remote `remote` at `path`, in the user's words when the
+    /// remote's directory or disk explains it (see `RemoteProblem.explaining`); else as it is.
+    static func explaining(_ error: GitError, remote: String, at path: String, _ use: RemoteUse) -> SyncError {
+        guard let problem = RemoteProblem.explaining(error, at: path, writing: use == .writing) else { return .git(error) }
+        return .unusableRemote(remote: remote, path: path, problem: problem, use: use)
+    }
+
+    static func describe(_ problem: RemoteProblem, of remote: String, at path: String, _ use: RemoteUse) -> String {
+        let what = switch problem {
+        case .missing: "\(path) does not exist (if it is on a disk or a share, is it mounted?)"
+        case .notADirectory: "\(path) is a file, not a git repository"
+        case .emptyDirectory: "\(path) is an empty directory, not a git repository"
+        case .notARepository: "\(path) is not a git repository"
+        case .notBare: "\(path) is a git repository with a working tree, and a remote must be a bare one (git does not push into checked-out files)"
+        case .unreadable: "\(path) cannot be read by this user (permission denied)"
+        case let .ownedByAnotherUser(uid):
+            "\(path) belongs to another user (uid \(uid)), and git uses no repository that someone else owns unless you say you trust it"
+        case .unwritable: "\(path) cannot be written by this user (permission denied)"
+        case .readOnly: "\(path) is on a read-only disk or mount"
+        case .full: "the disk that holds \(path) is full"
+        }
+        let outcome = switch use {
+        case .adding: "; no remote was added."
+        case .reading: ". Nothing was changed here, and nothing was lost."
+        case .writing: ". Nothing was lost: this machine has every note, merged with what '\(remote)' had, and the next sync sends them."
+        case .checking: ". Nothing was lost: this machine has every note, merged, and the next sync checks that '\(remote)' has them."
+        }
+        let elsewhere = "if the remote moved: notes remote remove \(remote), then notes remote add \(remote) NEW-PATH"
+        let remedy = switch (problem, use) {
+        case (.notBare, _): " Make a bare copy to sync through (git clone --bare \(path) NEW-PATH.git) and add that instead"
+        case (.ownedByAnotherUser, _):
+            " If you trust it: git config --global --add safe.directory \(FileSystem.realPath(path)) (or make it yours: sudo chown -R $USER \(path))"
+        case (.unreadable, _), (.unwritable, _): " Give this user access to it (see: ls -ld \(path)), or sync as its owner"
+        case (.readOnly, _): " Mount it read-write, then run 'notes sync' again"
+        case (.full, _): " Free some space there, then run 'notes sync' again"
+        case (.missing, .adding), (.emptyDirectory, .adding): " To make a new remote there: git init --bare \(path)"
+        case (.notARepository, .adding), (.notADirectory, .adding):
+            " Give the path of a bare repository, or make a new one: git init --bare NEW-PATH"
+        case (.missing, _): " Mount it, then run 'notes sync' again; \(elsewhere)"
+        case (.notADirectory, _), (.emptyDirectory, _), (.notARepository, _): " It was replaced or removed; \(elsewhere)"
+        }
+        let subject = use == .adding ? "cannot add the remote '\(remote)'" : "cannot sync with '\(remote)'"
+        return subject + ": " + what + outcome + remedy
     }
 }
 

@@ -51,6 +51,8 @@ public struct SyncOptions: Sendable {
     public var allowDeletes: Bool
     /// Rounds of fetch, merge, import and push before giving up when the remote keeps moving.
     var maximumAttempts: Int
+    /// How long a push to a path remote waits for another machine's writes there to end.
+    var writerPatience = RemoteWriter.patience
     /// For ssh remotes.
     public var credentials: RemoteCredentials?
     /// Asked for an encrypted remote's passphrase when this machine has no key cached for it

@@ -15,6 +15,13 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     /// Another writer holds (or a dead one left) a lock file that this call needed.
     var isLocked: Bool { code == GIT_ELOCKED.rawValue }
 
+    /// What `message` quotes, in order: libgit2 puts paths and names between single quotes
+    /// ("failed to lock file '/r/refs/heads/main.lock' for writing").
+    static func quoted(in message: String) -> [String] {
+        let parts = message.split(separator: "'", omittingEmptySubsequences: false)
+        return parts.indices.filter { $0 % 2 == 1 && $0 < parts.count - 1 }.map { String(parts[$0]) }
+    }
+
     /// Reads the calling thread's last error: "The error message is thread-local. The
     /// git_error_last call must happen on the same thread as the error in order to get the
     /// message", so call this right after the failing call.

@@ -92,6 +92,9 @@ package final class Repository {
         return try Repository(api: api, handle: handle!, path: path)
     }
 
+    /// No working tree: the only kind libgit2 pushes to.
+    var isBare: Bool { api.git_repository_is_bare(handle) == 1 }
+
     // MARK: Objects
 
     func writeBlob(_ bytes: [UInt8]) throws -> ObjectID {
