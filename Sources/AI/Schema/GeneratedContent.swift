@@ -381,7 +381,7 @@ struct JSONParser {
                 if partial { return nil }
                 throw fail("unterminated \\u escape")
             }
-            guard let digit = hexValue(bytes[index]) else { throw fail("invalid \\u escape") }
+            guard let digit = hexDigitValue(bytes[index]) else { throw fail("invalid \\u escape") }
             value = value << 4 | UInt32(digit)
             index += 1
         }
@@ -390,14 +390,5 @@ struct JSONParser {
 
     static func quote(_ text: String, into out: inout String) {
         out += QuotedString.quoted(text)
-    }
-}
-
-func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-    default: return nil
     }
 }
