@@ -51,7 +51,8 @@ public indirect enum ToolSchema: Sendable {
     public func problem(with value: JSON, at path: String = "the arguments") -> String? {
         switch (self, value) {
         case let (.nullable(schema), value):
-            return value == .null ? nil : schema.problem(with: value, at: path)
+            if value == .null { return nil }
+            return schema.hasType(of: value) ? schema.problem(with: value, at: path) : "\(path) must be \(kind), not \(Self.describe(value))"
         case let (.string(_, minLength, maxLength, choices), .string(text)):
             if let choices, !choices.contains(text) { return "\(path) must be one of \(choices.map { "'\($0)'" }.joined(separator: ", ")), not '\(text)'" }
             if let minLength, text.count < minLength { return minLength == 1 ? "\(path) must not be empty" : "\(path) must be at least \(minLength) characters" }
@@ -81,6 +82,16 @@ public indirect enum ToolSchema: Sendable {
             return nil
         default:
             return "\(path) must be \(kind), not \(Self.describe(value))"
+        }
+    }
+
+    /// Whether `value` is of the schema's JSON type (whatever else it misses).
+    func hasType(of value: JSON) -> Bool {
+        switch (self, value) {
+        case (.string, .string), (.number, .int), (.number, .double), (.boolean, .bool), (.array, .array), (.object, .object): true
+        case let (.integer, value): value.int != nil
+        case let (.nullable(schema), value): value == .null || schema.hasType(of: value)
+        default: false
         }
     }
 
