@@ -8,6 +8,13 @@ enum NotebookTools {
     /// Every tool, reading ones first; the writing ones are listed with `--allow-write` only.
     static let all: [Tool] = [search, show, related, links, tasks, ask, add, append, done]
 
+    /// The note the `id` argument names.
+    static func note(_ arguments: JSON, _ access: NotebookAccess) throws -> Note {
+        let reference = arguments["id"]!.string!
+        guard let note = try access.store.note(try access.store.resolve(reference)) else { throw NoteStoreError.notFound(reference) }
+        return note
+    }
+
     static let noteID = ToolSchema.string(description: "The note's id (or its handle, or any unique start or end of its id).", minLength: 1, maxLength: 64)
 
     static let search = Tool(
@@ -65,10 +72,8 @@ enum NotebookTools {
         output: noteOutput,
         writes: false
     ) { arguments, access in
-        let reference = arguments["id"]!.string!
-        let id = try access.store.resolve(reference)
-        guard let note = try access.store.note(id) else { throw NoteStoreError.notFound(reference) }
-        return note.json(analysis: try access.store.analysis(for: id))
+        let note = try note(arguments, access)
+        return note.json(analysis: try access.store.analysis(for: note.id))
     }
 
     static let related = Tool(
@@ -101,10 +106,8 @@ enum NotebookTools {
         output: .record([("id", .string()), ("title", .string()), ("links", .array(of: link)), ("backlinks", .array(of: link))]),
         writes: false
     ) { arguments, access in
-        let reference = arguments["id"]!.string!
-        let id = try access.store.resolve(reference)
-        guard let note = try access.store.note(id) else { throw NoteStoreError.notFound(reference) }
-        return note.linksJSON(links: try access.store.links(from: id), backlinks: try access.store.backlinks(to: id))
+        let note = try note(arguments, access)
+        return note.linksJSON(links: try access.store.links(from: note.id), backlinks: try access.store.backlinks(to: note.id))
     }
 
     static let tasks = Tool(
@@ -175,9 +178,7 @@ enum NotebookTools {
         output: written,
         writes: true
     ) { arguments, access in
-        let reference = arguments["id"]!.string!
-        let id = try access.store.resolve(reference)
-        guard let original = try access.store.note(id) else { throw NoteStoreError.notFound(reference) }
+        let original = try note(arguments, access)
         let addition = try NoteInput.decode(Array(arguments["text"]!.string!.utf8))
         guard let note = try NoteEdits.edited(original, body: NoteEdits.appending(addition, to: original.body), at: access.now()) else {
             throw ToolFailure("nothing to append: the text is blank")

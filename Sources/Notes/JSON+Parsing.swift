@@ -190,17 +190,12 @@ private struct StrictParser {
             guard index < bytes.count else { throw fail("unterminated string") }
             let escape = bytes[index]
             index += 1
-            switch escape {
-            case UInt8(ascii: "\""): text.append("\"")
-            case UInt8(ascii: "\\"): text.append("\\")
-            case UInt8(ascii: "/"): text.append("/")
-            case UInt8(ascii: "b"): text.append("\u{8}")
-            case UInt8(ascii: "f"): text.append("\u{C}")
-            case UInt8(ascii: "n"): text.append("\n")
-            case UInt8(ascii: "r"): text.append("\r")
-            case UInt8(ascii: "t"): text.append("\t")
-            case UInt8(ascii: "u"): text.append(try escapedScalar())
-            default: throw fail("invalid escape", at: index - 2)
+            if let character = JSON.escapedCharacter(escape) {
+                text.append(character)
+            } else if escape == UInt8(ascii: "u") {
+                text.append(try escapedScalar())
+            } else {
+                throw fail("invalid escape", at: index - 2)
             }
             runStart = index
         }
@@ -229,6 +224,24 @@ private struct StrictParser {
             index += 1
         }
         return value
+    }
+}
+
+extension JSON {
+    /// The character a one-letter escape stands for (`n` in `\n`), or nil (`\u` is not one).
+    /// Both JSON parsers read escapes with it: this one and the AI's, of generated output.
+    public static func escapedCharacter(_ letter: UInt8) -> Unicode.Scalar? {
+        switch letter {
+        case UInt8(ascii: "\""): "\""
+        case UInt8(ascii: "\\"): "\\"
+        case UInt8(ascii: "/"): "/"
+        case UInt8(ascii: "b"): "\u{8}"
+        case UInt8(ascii: "f"): "\u{C}"
+        case UInt8(ascii: "n"): "\n"
+        case UInt8(ascii: "r"): "\r"
+        case UInt8(ascii: "t"): "\t"
+        default: nil
+        }
     }
 }
 

@@ -37,8 +37,21 @@ def ok(name):
     print("ok", name, flush=True)
 
 
+def registration():
+    """The command and arguments the README tells a client to register, read from the README."""
+    readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md"), encoding="utf-8").read()
+    block = next(part.split("```")[0] for part in readme.split("```json\n")[1:] if '"mcpServers"' in part)
+    entry = json.loads(block)["mcpServers"]["notes"]
+    return entry["command"], entry["args"]
+
+
+# `notes` as the README registers it, found on the PATH like a client finds it.
+os.environ["PATH"] = os.path.dirname(BINARY) + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin")
+COMMAND, ARGS = registration()
+
+
 def server(*extra):
-    return StdioServerParameters(command=BINARY, args=["mcp", *extra], env=ENV)
+    return StdioServerParameters(command=COMMAND, args=[*ARGS, *extra], env=ENV)
 
 
 def notes(*arguments):
@@ -189,7 +202,7 @@ async def check_handshake():
         assert client.protocol_version == "2025-11-25", client.protocol_version
         assert client.server_info.name == "notes"
         assert client.server_capabilities.resources.subscribe is True
-        ok("handshake: initialize negotiates 2025-11-25")
+        ok(f"handshake: initialize negotiates 2025-11-25 (started as the README registers it: {COMMAND} {' '.join(ARGS)})")
         assert (await client.session.send_ping()) is not None
         await check_tools_and_resources(client, "handshake")
 

@@ -339,15 +339,12 @@ struct JSONParser {
                 }
                 let escape = bytes[index]
                 index += 1
+                if let character = JSON.escapedCharacter(escape) {
+                    scalars.append(character)
+                    chunkStart = index
+                    continue
+                }
                 switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{8}")
-                case UInt8(ascii: "f"): scalars.append("\u{C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
                 case UInt8(ascii: "u"):
                     guard let first = try readHex4() else { return (String(scalars), false) }
                     if (0xD800...0xDBFF).contains(first) {
