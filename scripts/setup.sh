@@ -176,6 +176,13 @@ PY
 fi
 ln -sfn "$embedding" "$NOTES_DEPS/embedding-model.gguf"
 
+# The official MCP Python SDK, whose stdio client the `notes mcp` tests and bench/mcp drive.
+MCP_SDK_VERSION="2.3.0"
+if [ "$(installed_version mcp)" != "$MCP_SDK_VERSION" ]; then
+    say "Installing the MCP Python SDK $MCP_SDK_VERSION (for the notes mcp tests)"
+    "$venv/bin/pip" install --quiet "mcp==$MCP_SDK_VERSION"
+fi
+
 # llama-cpp-python's own llama.pc names its temporary build prefix, so write one that is true.
 # Libs has no -l: notes opens libllama with dlopen on first use, so that commands that never
 # touch the model do not pay for loading it.

@@ -9,6 +9,7 @@
 import Glibc
 #endif
 import Synchronization
+import AI
 
 /// The wire format, one request and one answer per connection:
 ///   request: "notes query-vector 1\n", the model's version, "\n", the query's byte count, "\n", the query
@@ -179,4 +180,12 @@ public struct DaemonQueryEmbedding: TextEmbedding {
 
 extension String {
     fileprivate var replacingNewlines: String { String(map { $0.isNewline ? " " : $0 }) }
+}
+
+extension DaemonQueryEmbedding {
+    /// The embedding a search uses: `NOTES_EMBEDDING_MODEL` (else the one set-up installs; nil
+    /// when it is `none`), asking the notebook's running daemon for query vectors first.
+    public static func forSearch(environment: [String: String], home: NotebookHome) -> DaemonQueryEmbedding? {
+        EmbeddingModel.fromEnvironment(environment).map { DaemonQueryEmbedding(local: $0, socketPath: home.daemonSocket) }
+    }
 }

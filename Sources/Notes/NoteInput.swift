@@ -26,12 +26,17 @@ public enum NoteInput {
         guard bytes.count <= maximumBytes else { throw .tooLarge(bytes: bytes.count, limit: maximumBytes) }
         if let nul = bytes.firstIndex(of: 0) { throw .nulByte(offset: nul) }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
-        // Slow path, for the message only: the offset of the first byte that does not decode.
+        throw .invalidUTF8(offset: invalidUTF8Offset(bytes))
+    }
+
+    /// The offset of the first byte that does not decode as UTF-8 (the slow path, for messages
+    /// only: the JSON parser's as well).
+    static func invalidUTF8Offset(_ bytes: some Collection<UInt8>) -> Int {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var offset = 0
         while case let .scalarValue(scalar) = decoder.decode(&iterator) { offset += UTF8.width(scalar) }
-        throw .invalidUTF8(offset: offset)
+        return offset
     }
 
     /// The stored form of a body: line endings kept, trailing blank space dropped (files always

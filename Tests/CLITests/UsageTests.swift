@@ -4,7 +4,7 @@ import Testing
 
 @Suite(.serialized) struct UsageTests {
     static let commands = ["add", "list", "show", "edit", "rm", "search", "related", "ask", "tags", "links", "export", "import", "status", "analyze", "tasks",
-                           "done", "undone", "set", "model", "daemon", "remote", "sync", "conflicts", "log"]
+                           "done", "undone", "set", "model", "daemon", "mcp", "remote", "sync", "conflicts", "log"]
 
     @Test(arguments: commands)
     func everyCommandHasHelp(command: String) throws {

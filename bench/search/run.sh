@@ -40,15 +40,7 @@ for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.md"))[:1000]: shutil.copy(
     NOTES_HOME="$work/sample-home" "$notes" import "$work/sample" >/dev/null 2>&1
     NOTES_HOME="$work/sample-home" "$notes" analyze --vectors 2>&1 | tail -1
     backlog_ms=$(( ($(date +%s%N) - start) / 1000000 )); backlog_notes=1000
-    python3 - "$db" "$work/sample-home/notes.sqlite" <<'PY'
-import sqlite3, sys
-db, sample = sqlite3.connect(sys.argv[1]), sqlite3.connect(sys.argv[2])
-vectors = sample.execute("SELECT model, vector FROM note_vectors WHERE chunk = 0 ORDER BY note_seq").fetchall()
-notes = db.execute("SELECT seq, content_hash FROM notes WHERE deleted IS NULL ORDER BY seq").fetchall()
-db.executemany("INSERT INTO note_vectors (note_seq, chunk, content_hash, model, vector) VALUES (?, 0, ?, ?, ?)",
-               [(seq, digest) + vectors[i % len(vectors)] for i, (seq, digest) in enumerate(notes)])
-db.commit()
-PY
+    python3 bench/search/copy_vectors.py "$db" "$work/sample-home/notes.sqlite"
 else
     start=$(date +%s%N)
     "$notes" analyze --vectors 2>&1 | tail -1

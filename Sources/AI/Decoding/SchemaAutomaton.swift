@@ -1,4 +1,5 @@
 // The byte-level automaton that decides which bytes may come next in JSON meeting a schema.
+import Notes
 
 /// A pushdown automaton over the bytes of the generated JSON. It is a value: copy it to try a
 /// token, keep the copy if every byte was accepted.
@@ -217,7 +218,7 @@ struct SchemaAutomaton {
                     return false
                 }
             case .unicode:
-                guard let digit = hexValue(byte) else { return false }
+                guard let digit = hexDigitValue(byte) else { return false }
                 // No surrogates: a lone one is not a character, and pairs are not worth the states.
                 if state.hexDigits == 0 && digit == 0xD { state.nextHigh = 7 }
                 else if state.hexDigits == 1 && state.nextHigh == 7 { guard digit <= 7 else { return false }; state.nextHigh = 0xBF }

@@ -339,15 +339,12 @@ struct JSONParser {
                 }
                 let escape = bytes[index]
                 index += 1
+                if let character = JSON.escapedCharacter(escape) {
+                    scalars.append(character)
+                    chunkStart = index
+                    continue
+                }
                 switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{8}")
-                case UInt8(ascii: "f"): scalars.append("\u{C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
                 case UInt8(ascii: "u"):
                     guard let first = try readHex4() else { return (String(scalars), false) }
                     if (0xD800...0xDBFF).contains(first) {
@@ -381,7 +378,7 @@ struct JSONParser {
                 if partial { return nil }
                 throw fail("unterminated \\u escape")
             }
-            guard let digit = hexValue(bytes[index]) else { throw fail("invalid \\u escape") }
+            guard let digit = hexDigitValue(bytes[index]) else { throw fail("invalid \\u escape") }
             value = value << 4 | UInt32(digit)
             index += 1
         }
@@ -390,14 +387,5 @@ struct JSONParser {
 
     static func quote(_ text: String, into out: inout String) {
         out += QuotedString.quoted(text)
-    }
-}
-
-func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-    default: return nil
     }
 }

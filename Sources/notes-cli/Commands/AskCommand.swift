@@ -33,17 +33,8 @@ struct AskCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        guard let model = NoteReader.model(environment: context.environment) else {
-            throw CommandFailure("notes ask needs the reading model, and NOTES_READER_MODEL is none")
-        }
-        if case let .unavailable(reason) = model.availability {
-            throw CommandFailure("the reading model is unavailable: \(reason); see 'notes model'")
-        }
         _ = try context.store()
-        // The tools read through a connection of their own, read-only: asking writes nothing.
-        let reading = try NoteStore.open(home: context.home, mode: .readOnly)
-        let questions = NotebookQuestions(search: NotebookSearch(store: reading, embedder: Embeddings.make(context: context)),
-                                          model: model, now: Clock.now())
+        let questions = try NotebookQuestions.open(home: context.notebookHome, environment: context.environment, now: Clock.now())
         let terminal = context.terminal
         let live = !json && terminal.out.isTerminal
         let progress = !json && terminal.err.isTerminal
@@ -65,11 +56,7 @@ struct AskCommand: NotesCommand {
             }
         }
         if json {
-            terminal.emit(.object([
-                ("answer", .string(answer.text)),
-                ("sources", .array(answer.sources.map { .object([("id", .string($0.id.rawValue)), ("title", .string($0.title))]) })),
-                ("searches", .array(answer.searches.map(JSON.string))),
-            ]))
+            terminal.emit(answer.json)
             return
         }
         if live { writer.finish(answer.text) } else { terminal.print(answer.text) }

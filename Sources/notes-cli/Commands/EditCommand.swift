@@ -1,4 +1,5 @@
 // `notes edit`: change a note's text in $EDITOR, replace it, or append to it.
+import Notebook
 import Notes
 import Storage
 
@@ -56,14 +57,11 @@ struct EditCommand: NotesCommand {
             body = try NoteInput.decode(text == "-" ? context.terminal.readStandardInput() : Array(text.utf8))
         case let .append(text):
             let addition = try NoteInput.decode(text == "-" ? context.terminal.readStandardInput() : Array(text.utf8))
-            body = body.isEmpty ? addition : body + "\n" + addition
+            body = NoteEdits.appending(addition, to: body)
         case .metadataOnly:
             break
         }
-        let note = try NoteRules.note(id: original.id, body: body, title: title, tags: addTags,
-                                      created: original.created, updated: Clock.now(), fallbackTime: original.created,
-                                      origin: .edited(previous: original, untagging: removeTags))
-        guard note.title != original.title || note.body != original.body || note.tags != original.tags else {
+        guard let note = try NoteEdits.edited(original, body: body, title: title, addingTags: addTags, removingTags: removeTags, at: Clock.now()) else {
             context.terminal.printError("No changes.")
             return
         }

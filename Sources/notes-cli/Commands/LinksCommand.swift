@@ -1,4 +1,5 @@
 // `notes links`: what a note links to and what links to it, or every broken link.
+import Notebook
 import Notes
 import Storage
 
@@ -40,9 +41,7 @@ struct LinksCommand: NotesCommand {
         guard let reference else {
             let broken = try store.brokenLinks()
             if json {
-                terminal.emit(.array(broken.map { link in
-                    .object([("id", .string(link.source.rawValue)), ("title", .string(link.sourceTitle))] + link.jsonFields)
-                }))
+                terminal.emit(.array(broken.map(\.incomingJSON)))
                 return
             }
             if broken.isEmpty { terminal.printError("No broken links.") }
@@ -57,14 +56,7 @@ struct LinksCommand: NotesCommand {
         let links = try store.links(from: id)
         let backlinks = try store.backlinks(to: id)
         if json {
-            terminal.emit(.object([
-                ("id", .string(note.id.rawValue)), ("title", .string(note.title)),
-                ("links", .array(links.map { link in
-                    .object([("id", link.resolved.map { .string($0.rawValue) } ?? .null),
-                             ("title", link.resolvedTitle.map(JSON.string) ?? .null)] + link.jsonFields)
-                })),
-                ("backlinks", .array(backlinks.map { .object([("id", .string($0.source.rawValue)), ("title", .string($0.sourceTitle))] + $0.jsonFields) })),
-            ]))
+            terminal.emit(note.linksJSON(links: links, backlinks: backlinks))
             return
         }
         terminal.print(terminal.bold(note.title))
@@ -77,10 +69,6 @@ extension StoredLink {
     var written: String {
         let anchor = heading.map { "#" + $0 } ?? ""
         return markdown ? (embed ? "!" : "") + "[…](" + target + ".md" + anchor + ")" : (embed ? "![[" : "[[") + target + anchor + "]]"
-    }
-
-    var jsonFields: [(String, JSON)] {
-        [("target", .string(target)), ("heading", heading.map(JSON.string) ?? .null), ("embed", .bool(embed)), ("markdown", .bool(markdown))]
     }
 }
 

@@ -35,15 +35,13 @@ struct RelatedCommand: NotesCommand {
         }
         let terminal = context.terminal
         if json {
-            terminal.emit(.array(related.map { .object([("id", .string($0.id.rawValue)), ("title", .string($0.title)), ("score", .double(Self.rounded($0.similarity)))]) }))
+            terminal.emit(.array(related.map(\.json)))
             return
         }
         if related.isEmpty { terminal.printError("No other note has a vector yet.") }
         let short = try context.handles(for: related.map(\.id))
         for note in related {
-            terminal.print(terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title + terminal.dim("  \(Self.rounded(note.similarity))"))
+            terminal.print(terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title + terminal.dim("  \(note.roundedSimilarity)"))
         }
     }
-
-    static func rounded(_ similarity: Float) -> Double { (Double(similarity) * 1000).rounded() / 1000 }
 }

@@ -54,16 +54,7 @@ struct SearchCommand: NotesCommand {
         }
         let terminal = context.terminal
         if json {
-            terminal.emit(.array(results.map { result in
-                .object([
-                    ("id", .string(result.hit.id.rawValue)),
-                    ("title", .string(result.hit.title)),
-                    ("snippet", .string(result.hit.snippet.replacingOccurrences(SearchHit.highlightStart, with: "**")
-                        .replacingOccurrences(SearchHit.highlightEnd, with: "**"))),
-                    ("score", .double((result.hit.score * 1000).rounded() / 1000)),
-                    ("match", .string(result.match.rawValue)),
-                ])
-            }))
+            terminal.emit(.array(results.map(\.json)))
             return
         }
         if results.isEmpty {

@@ -56,7 +56,7 @@ struct ShowCommand: NotesCommand {
             terminal.print(terminal.dim("Related:"))
             let short = try context.handles(for: related.map(\.id))
             for note in related {
-                terminal.print("  " + terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title + terminal.dim("  \(RelatedCommand.rounded(note.similarity))"))
+                terminal.print("  " + terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title + terminal.dim("  \(note.roundedSimilarity)"))
             }
         }
     }

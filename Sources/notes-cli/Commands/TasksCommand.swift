@@ -1,10 +1,11 @@
 // `notes tasks`, `notes done`, `notes undone`: the tasks the analyses found, across notes.
+import Notebook
 import Notes
 import Storage
 
 struct TasksCommand: NotesCommand {
     static let all = Flag("--all", help: "Include tasks marked done.")
-    static let due = Option("--due", type: .choice("today|week|overdue", Due.self), help: "Only tasks due today (or before), within 7 days, or before today.")
+    static let due = Option("--due", type: .choice("today|week|overdue", TaskWindow.self), help: "Only tasks due today (or before), within 7 days, or before today.")
 
     static let configuration = CommandConfiguration(
         name: "tasks",
@@ -17,10 +18,8 @@ struct TasksCommand: NotesCommand {
         options: [all, due, Common.json]
     )
 
-    enum Due: String, CaseIterable, Sendable { case today, week, overdue }
-
     let includeDone: Bool
-    let due: Due?
+    let due: TaskWindow?
     let json: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
@@ -31,23 +30,12 @@ struct TasksCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         let store = try context.store()
-        let today = Clock.now().day
-        let (from, by): (String?, String?) = switch due {
-        case nil: (nil, nil)
-        case .today: (nil, today)
-        case .week: (nil, Timestamp(milliseconds: Clock.now().milliseconds + 7 * 86_400_000).day)
-        case .overdue: (nil, Timestamp(milliseconds: Clock.now().milliseconds - 86_400_000).day)
-        }
-        let entries = try store.tasks(includeDone: includeDone, dueFrom: from, dueBy: by)
+        let now = Clock.now()
+        let today = now.day
+        let entries = try due.map { try $0.tasks(in: store, includeDone: includeDone, now: now) } ?? store.tasks(includeDone: includeDone)
         let terminal = context.terminal
         if json {
-            terminal.emit(.array(entries.map { entry in
-                .object([
-                    ("note", .string(entry.noteID.rawValue)), ("number", .int(entry.index + 1)), ("text", .string(entry.task.text)),
-                    ("done", .bool(entry.task.done)), ("due", entry.task.due.map(JSON.string) ?? .null), ("urgency", .int(entry.urgency)),
-                    ("note_title", .string(entry.noteTitle)),
-                ])
-            }))
+            terminal.emit(.array(entries.map(\.json)))
             return
         }
         if entries.isEmpty {
@@ -110,13 +98,7 @@ struct TaskReference {
     }
 
     func mark(done: Bool, _ context: Context) throws {
-        let store = try context.store()
-        let id = try store.resolve(note)
-        guard let analysis = try store.analysis(for: id) else { throw NoteStoreError.notAnalysed(try store.handle(of: id)) }
-        guard number <= analysis.tasks.count else {
-            throw CommandFailure("note \(try store.handle(of: id)) has \(analysis.tasks.count) task\(analysis.tasks.count == 1 ? "" : "s"), not \(number)")
-        }
-        try store.setTaskDone(id, index: number - 1, done: done)
-        context.terminal.printError((done ? "Done: " : "Open again: ") + analysis.tasks[number - 1].text)
+        let task = try NoteEdits.markTask(note, number: number, done: done, in: try context.store())
+        context.terminal.printError((done ? "Done: " : "Open again: ") + task.text)
     }
 }

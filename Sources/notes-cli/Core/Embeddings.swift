@@ -16,7 +16,7 @@ enum Embeddings {
     /// For a search: the query's vector comes from the running daemon's warm model when it
     /// answers, else from this process's own.
     static func forSearch(context: Context) -> (any TextEmbedding)? {
-        make(context: context).map { DaemonQueryEmbedding(local: $0, socketPath: context.notebookHome.daemonSocket) }
+        DaemonQueryEmbedding.forSearch(environment: context.environment, home: context.notebookHome)
     }
 
     /// Why vectors are not made, for `notes status`: switched off, or the model's reason.

@@ -1,42 +1,7 @@
 // How notes, analyses and search hits look: JSON for scripts, lines for people.
+import Notebook
 import Notes
 import Storage
-
-extension Note {
-    /// The contract in the README: `{"id", "title", "body", "tags", "created", "updated", "analysis"}`.
-    func json(analysis: Analysis?) -> JSON {
-        .object([
-            ("id", .string(id.rawValue)),
-            ("title", .string(title)),
-            ("body", .string(body)),
-            ("tags", .array(tags.map(JSON.string))),
-            ("created", .string(created.iso8601)),
-            ("updated", .string(updated.iso8601)),
-            ("analysis", analysis.map(\.json) ?? .null),
-        ])
-    }
-}
-
-extension Analysis {
-    var json: JSON {
-        .object([
-            ("category", .string(category.rawValue)),
-            ("urgency", .int(urgency)),
-            ("tasks", .array(tasks.map(\.json))),
-            ("summary", .string(summary)),
-            ("model", .string(model)),
-            ("analyzed_at", .string(analyzedAt.iso8601)),
-            ("stage", .string(stage.rawValue)),
-        ])
-    }
-}
-
-extension TaskItem {
-    /// `{"text", "done", "due": "2026-12-04" or null}`.
-    var json: JSON {
-        .object([("text", .string(text)), ("done", .bool(done)), ("due", due.map(JSON.string) ?? .null)])
-    }
-}
 
 extension Terminal {
     /// One line per note: short id, date, title, tags, and the analysis when there is one.

@@ -10,7 +10,11 @@ import Glibc
 nonisolated(unsafe) private var signalPipe: Int32 = -1
 
 final class ChangeWatcher {
-    enum Wake: Equatable { case changed, signal(Int32), timeout }
+    enum Wake: Equatable {
+        case changed, signal(Int32), timeout
+        /// The descriptor given to `wait` has input (or its end).
+        case readable
+    }
 
     private let inotify: Int32
     private let signals: Int32
@@ -76,15 +80,19 @@ final class ChangeWatcher {
 
     private var received: Int32?
 
-    /// Waits up to `milliseconds` (-1: forever) for a change to a watched file or a signal.
-    func wait(milliseconds: Int32) -> Wake {
+    /// Waits up to `milliseconds` (-1: forever) for a change to a watched file or a signal, or
+    /// for input on `input` (`notes mcp`'s standard input). A change is told before input.
+    func wait(milliseconds: Int32, input: Int32? = nil) -> Wake {
         if let signal = pendingSignal() { return .signal(signal) }
         var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
-        let ready = poll(&descriptors, 2, milliseconds)
+        if let input { descriptors.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
+        let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
         if let signal = pendingSignal() { return .signal(signal) }
         if ready <= 0 { return .timeout }
-        if let signal = pendingSignal() { return .signal(signal) }
-        return drainEvents() ? .changed : .timeout
+        if descriptors[0].revents != 0, drainEvents() { return .changed }
+        // POLLHUP or POLLERR as well: the read that follows sees the end of the input.
+        if input != nil, descriptors[2].revents != 0 { return .readable }
+        return .timeout
     }
 
     /// Reads every queued inotify event; true when one names a watched file.

@@ -181,7 +181,7 @@ struct DaemonCommand: NotesCommand {
                     worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
                     log.info("category corrections changed: the examples are read again")
                 }
-            case .timeout:
+            case .timeout, .readable:
                 break
             }
         }

@@ -6,13 +6,13 @@ private final class ResultBox<T>: @unchecked Sendable {
     var result: Result<T, any Error>?
 }
 
-func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+public func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
     try waitFor(work, cancelWhen: nil)
 }
 
 /// As `waitFor(_:)`, asking `cancelWhen` ten times a second meanwhile: when it says so, the work
 /// is cancelled (it stops at its next check of `Task.isCancelled`) and still waited for.
-func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T, cancelWhen: (() -> Bool)?) throws -> T {
+public func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T, cancelWhen: (() -> Bool)?) throws -> T {
     let box = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     let task = Task {

@@ -1,0 +1,67 @@
+// Changes to a note the CLI and `notes mcp` both make: a line appended, a task marked done. One
+// rule each, so a note changed through either is the same note.
+import Notes
+import Storage
+
+public enum NoteEdits {
+    /// `original` with `body`, a new title and tags if given, stamped `time`; nil when nothing
+    /// would change (the caller says "No changes").
+    public static func edited(_ original: Note, body: String, title: String? = nil, addingTags: [String] = [],
+                              removingTags: [String] = [], at time: Timestamp) throws -> Note? {
+        let note = try NoteRules.note(id: original.id, body: body, title: title, tags: addingTags,
+                                      created: original.created, updated: time, fallbackTime: original.created,
+                                      origin: .edited(previous: original, untagging: removingTags))
+        guard note.title != original.title || note.body != original.body || note.tags != original.tags else { return nil }
+        return note
+    }
+
+    /// The body with `addition` as a line of its own at the end.
+    public static func appending(_ addition: String, to body: String) -> String {
+        body.isEmpty ? addition : body + "\n" + addition
+    }
+
+    /// Marks task `number` (counted from 1, as `notes tasks` shows it) of the note `reference`
+    /// names done or open again, and returns the task.
+    public static func markTask(_ reference: String, number: Int, done: Bool, in store: NoteStore) throws -> TaskItem {
+        let id = try store.resolve(reference)
+        guard let analysis = try store.analysis(for: id) else { throw NoteStoreError.notAnalysed(try store.handle(of: id)) }
+        guard number >= 1, number <= analysis.tasks.count else {
+            throw TaskNumberError(handle: try store.handle(of: id), count: analysis.tasks.count, number: number)
+        }
+        try store.setTaskDone(id, index: number - 1, done: done)
+        return analysis.tasks[number - 1]
+    }
+}
+
+/// A task number the note does not have, in the user's words.
+public struct TaskNumberError: Error, Equatable, CustomStringConvertible {
+    public var handle: String
+    public var count: Int
+    public var number: Int
+    public var description: String { "note \(handle) has \(count) task\(count == 1 ? "" : "s"), not \(number)" }
+}
+
+/// Which tasks `notes tasks --due` (and the `tasks` tool) keep, by their due day.
+public enum TaskWindow: String, CaseIterable, Sendable {
+    /// Due today or before.
+    case today
+    /// Due within 7 days, overdue ones included.
+    case week
+    /// Due before today.
+    case overdue
+
+    /// The tasks of the open ones the window keeps, soonest due first (`NoteStore.tasks`).
+    public func tasks(in store: NoteStore, includeDone: Bool = false, now: Timestamp) throws -> [TaskEntry] {
+        try store.tasks(includeDone: includeDone, dueFrom: nil, dueBy: lastDay(now: now))
+    }
+
+    /// The last day (UTC) a task may be due on to be kept.
+    func lastDay(now: Timestamp) -> String {
+        let day: Int64 = 86_400_000
+        return switch self {
+        case .today: now.day
+        case .week: Timestamp(milliseconds: now.milliseconds + 7 * day).day
+        case .overdue: Timestamp(milliseconds: now.milliseconds - day).day
+        }
+    }
+}
