@@ -21,9 +21,6 @@ public struct NotebookSearch {
         public var similarity: Float
     }
 
-    /// Below this cosine a note is not "about the same thing" (all-MiniLM-L6-v2 puts unrelated
-    /// short texts near 0.0 to 0.2, and paraphrases above 0.4).
-    static let minimumSimilarity: Float = 0.3
     /// Reciprocal rank fusion's constant: the usual 60, so that the first few ranks of either
     /// list weigh about alike.
     static let fusionConstant = 60.0
@@ -57,7 +54,7 @@ public struct NotebookSearch {
         guard let embedder, let pending else { return words.map { Result(hit: $0, match: .words) } }
         guard let vector = try queryVector(pending, embedder) else { return words.map { Result(hit: $0, match: .words) } }
         var nearest = try store.nearest(to: [vector], model: embedder.version, conditions: store.filterConditions(parsed, filter: filter, now: now),
-                                        limit: max(limit, 100)).filter { $0.similarity >= Self.minimumSimilarity }
+                                        limit: max(limit, 100)).filter { $0.similarity >= embedder.queryFloor }
         if !parsed.excludedTerms.isEmpty {
             let excluded = try store.containing(anyOf: parsed.excludedTerms, among: nearest.map(\.id))
             nearest.removeAll { excluded.contains($0.id) }
@@ -120,7 +117,8 @@ public struct NotebookSearch {
         return Array(results.prefix(limit))
     }
 
-    /// The notes nearest in meaning to `id`, best first. Uses the note's stored vectors; when it
+    /// The notes nearest in meaning to `id`, best first, down to the model's `relatedFloor`
+    /// (past it, notes are not about the same thing). Uses the note's stored vectors; when it
     /// has none yet and `computeIfMissing`, embeds it now (and stores the result). Nil when it
     /// has none and none can be made.
     public func related(to id: NoteID, limit: Int = 10, computeIfMissing: Bool = true) throws -> [Related]? {
@@ -133,6 +131,7 @@ public struct NotebookSearch {
         }
         guard let vectors else { return nil }
         let matches = try store.nearest(to: vectors, model: embedder.version, excluding: id, limit: limit)
+            .filter { $0.similarity >= embedder.relatedFloor }
         let similarity = Dictionary(matches.map { ($0.id, $0.similarity) }, uniquingKeysWith: max)
         return try store.openings(of: matches.map(\.id)).map { Related(id: $0.id, title: $0.title, similarity: similarity[$0.id] ?? 0) }
     }
