@@ -24,6 +24,8 @@ public struct NotebookSearch {
     /// Reciprocal rank fusion's constant: the usual 60, so that the first few ranks of either
     /// list weigh about alike.
     static let fusionConstant = 60.0
+    /// How many of the nearest notes count as close in meaning to a query.
+    static let closeInMeaning = 10
 
     let store: NoteStore
     let embedder: (any TextEmbedding)?
@@ -32,6 +34,9 @@ public struct NotebookSearch {
         self.store = store
         self.embedder = embedder
     }
+
+    /// The version of the vectors meaning is searched in, or nil without an embedder.
+    public var embedderVersion: String? { embedder?.version }
 
     /// Why meaning cannot take part (no model, or switched off), or nil.
     public var meaningUnavailable: String? {
@@ -71,7 +76,8 @@ public struct NotebookSearch {
         // it is also close in meaning ("okafor tooth pain" and the note about Dr. Okafor); one that
         // shares only a rare word ("appointment") with a query about something else does not.
         if words.count < limit {
-            let found = Set(words.map(\.id)), close = Set(nearest.map(\.id))
+            // Close: among the ten nearest, whatever the model's scale of cosines.
+            let found = Set(words.map(\.id)), close = Set(nearest.prefix(Self.closeInMeaning).map(\.id))
             words += try store.searchRareWords(query, filter: filter, now: now)
                 .filter { !found.contains($0.id) && close.contains($0.id) }.prefix(limit - words.count)
         }
