@@ -108,12 +108,7 @@ public final class MultilingualEmbeddingModel: Sendable {
     /// The text cut at word boundaries into chunks of `chunkWords` words (one chunk for an empty
     /// text, which the engine embeds as its prefix alone).
     static func chunks(of text: String) -> [String] {
-        var bytes = Array(text.utf8.prefix(maximumBytes))
-        if bytes.count == maximumBytes {
-            while let last = bytes.last, last & 0xC0 == 0x80 { bytes.removeLast() }
-            if let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
-        }
-        let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        let words = String(decoding: EmbeddingModel.leadingBytes(of: text, limit: maximumBytes), as: UTF8.self).split(whereSeparator: \.isWhitespace)
         guard !words.isEmpty else { return [""] }
         var result: [String] = []
         var start = 0
