@@ -30,6 +30,7 @@ public final class CuttingProxy: @unchecked Sendable {
     private let lock = NSLock()
     private var cut: Cut?
     private var passed = 0
+    private var relayed: [Direction: Int] = [:]
     private var fired = false
     private var stopped = false
     private var running = 0
@@ -61,9 +62,13 @@ public final class CuttingProxy: @unchecked Sendable {
         lock.withLock {
             self.cut = cut
             passed = 0
+            relayed = [:]
             fired = false
         }
     }
+
+    /// The bytes relayed `direction` since the last `arm`: how long a sync's transfer is.
+    public func relayed(_ direction: Direction) -> Int { lock.withLock { relayed[direction, default: 0] } }
 
     /// Whether the armed cut happened (false: the transfer was shorter than its byte count).
     public var didCut: Bool { lock.withLock { fired } }
@@ -137,13 +142,18 @@ public final class CuttingProxy: @unchecked Sendable {
     /// How many of `count` bytes going `direction` may pass, and the cut if it falls in them.
     private func allowance(_ count: Int, _ direction: Direction) -> (Int, Cut?) {
         lock.withLock {
-            guard let cut, !fired, cut.direction == direction else { return (count, nil) }
+            guard let cut, !fired, cut.direction == direction else {
+                relayed[direction, default: 0] += count
+                return (count, nil)
+            }
             let left = cut.afterBytes - passed
             guard left <= count else {
                 passed += count
+                relayed[direction, default: 0] += count
                 return (count, nil)
             }
             fired = true
+            relayed[direction, default: 0] += max(0, left)
             return (max(0, left), cut)
         }
     }
