@@ -93,6 +93,28 @@ struct DroppedConnections {
         #expect(b.notebook.notes == a.notebook.notes)
     }
 
+    /// A server that is down (nothing listens on its port): the sync says it cannot reach it.
+    @Test func aServerThatIsDownCannotBeReachedAndNothingChanges() throws {
+        let setup = try Setup()
+        defer { setup.stop() }
+        setup.server.stop()
+        let direct = try Replica("direct", in: setup.directory, remote: setup.server.url(for: setup.remote))
+        var factory = NoteFactory(seed: 3405)
+        let note = factory.note("written while the server is down")
+        direct.notebook.put(note)
+        let host = "127.0.0.1:\(setup.server.port)"
+        #expect {
+            try direct.sync(setup.options)
+        } throws: { error in
+            guard case SyncError.unreachable("origin", host, .reading, _) = error else { return false }
+            return "\(error)".hasPrefix("""
+                cannot reach \(host) to fetch from 'origin'. Nothing was changed here, and nothing was lost. Run \
+                'notes sync' again (is it on, and can this machine reach it?). libgit2 said: failed to connect to 127.0.0.1
+                """)
+        }
+        #expect(direct.notebook.notes == [note.id: note])
+    }
+
     /// Thirty-two seeded cuts (either direction, end of stream or reset, anywhere in the bytes
     /// of a whole sync: the ssh handshakes and packs of its fetch, push and verifying fetch) over
     /// one history of two machines that add, edit and delete notes. Each machine changes only its

@@ -181,12 +181,14 @@ public final class SyncEngine {
 
     /// Runs `body`, a fetch or a push of `info`; a failure that a path remote's directory or
     /// disk explains (gone, not a repository, permission denied, read-only, full), or a
-    /// network remote's connection that ended mid-way, is said so.
+    /// network remote's server that cannot be reached or whose connection ended mid-way, is said so.
     func using<T>(_ info: RemoteInfo, _ use: RemoteUse, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let SyncError.git(error) {
             guard let path = Self.localPath(of: info.url) else {
+                let host = Self.host(of: info.url)
+                if error.isUnreachable { throw SyncError.unreachable(remote: info.name, host: host, use: use, detail: error.message) }
                 guard error.isConnectionLost else { throw SyncError.git(error) }
-                throw SyncError.connectionLost(remote: info.name, host: Self.host(of: info.url), use: use, detail: error.message)
+                throw SyncError.connectionLost(remote: info.name, host: host, use: use, detail: error.message)
             }
             throw SyncError.explaining(error, remote: info.name, at: path, use)
         }

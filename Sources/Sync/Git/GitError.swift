@@ -21,7 +21,15 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     /// early (GIT_ERROR_NET: "early EOF"). Not an authentication or host key failure: those stop
     /// in our callbacks with their own `SyncError`.
     var isConnectionLost: Bool {
-        errorClass == Int32(GIT_ERROR_SSH.rawValue) || errorClass == Int32(GIT_ERROR_NET.rawValue)
+        !isUnreachable && (errorClass == Int32(GIT_ERROR_SSH.rawValue) || errorClass == Int32(GIT_ERROR_NET.rawValue))
+    }
+
+    /// No connection was made: "failed to connect to HOST: Connection refused" (or no route, a
+    /// timeout; GIT_ERROR_OS in libgit2 1.5), "failed to resolve address for HOST: ..."
+    /// (GIT_ERROR_NET).
+    var isUnreachable: Bool {
+        [GIT_ERROR_OS, GIT_ERROR_NET].contains { errorClass == Int32($0.rawValue) }
+            && (message.hasPrefix("failed to connect") || message.hasPrefix("failed to resolve address"))
     }
 
     /// What `message` quotes, in order: libgit2 puts paths and names between single quotes
