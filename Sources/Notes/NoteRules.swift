@@ -17,7 +17,9 @@
 ///    the old body, then removes the `--untag` ones last, inline or not.
 /// 4. **Times**: front matter `created` and `updated` when given; a missing `created` is
 ///    `updated`, else the fallback time; a missing `updated` is the later of `created` and the
-///    fallback time.
+///    fallback time. An edit is stamped after the version it was made on
+///    (`NoteRules.editTime`), whatever this machine's clock says: `updated` orders a note's
+///    versions by causality, and the merge keeps the later one in front.
 /// 5. **Empty**: a note with neither body nor title is refused (`NoteInputError.empty`).
 /// 6. **Synced**: a sync repository's document was made by these rules on the machine that
 ///    wrote it, so it is taken as written: its body verbatim, its front matter tags exactly
@@ -52,8 +54,18 @@ public enum NoteRules {
             let removed = Set(Tags.normalized(untagging))
             allTags = Tags.normalized(previous.tags.filter { !oldInline.contains($0) } + allTags).filter { !removed.contains($0) }
         }
-        let times = self.times(created: created, updated: updated, fallback: fallbackTime)
+        var times = self.times(created: created, updated: updated, fallback: fallbackTime)
+        if case let .edited(previous, _) = origin { times.updated = editTime(of: previous, now: times.updated) }
         return Note(id: id, title: title, body: body, tags: allTags, created: times.created, updated: times.updated)
+    }
+
+    /// When an edit of `previous` made at `now` (this machine's clock) is stamped: at least a
+    /// millisecond after `previous`. A clock days behind would otherwise stamp an edit before
+    /// the version it replaced, and a merge that has to choose (`NoteMerger`) would put the
+    /// older text first. Like a Lamport clock: an edit made on a version is always after it,
+    /// and a synced merge carries the later stamp of its sides.
+    public static func editTime(of previous: Note, now: Timestamp) -> Timestamp {
+        max(now, Timestamp(milliseconds: previous.updated.milliseconds + 1))
     }
 
     /// The note a sync repository's document holds (clause 6).

@@ -124,8 +124,10 @@ async def check_tools_and_resources(client, era):
         assert related.is_error and "no vector" in text_of(related), text_of(related)
     else:
         assert not related.is_error, text_of(related)
-        ids = [hit["id"] for hit in related.structured_content["results"]]
-        assert ids and piano not in ids and errands in ids, related.structured_content
+        # The other two notes are about other things: only those above the model's floor are listed.
+        hits = related.structured_content["results"]
+        assert piano not in [hit["id"] for hit in hits], related.structured_content
+        assert all(hit["score"] >= 0.3 for hit in hits), related.structured_content
     ok(f"{era}: related")
 
     links = await client.call_tool("links", {"id": errands})

@@ -75,6 +75,17 @@ struct NoteRulesTests {
         #expect(NoteRules.times(created: nil, updated: nil, fallback: file) == (file, file))
     }
 
+    /// A clock days behind still stamps an edit after the version it edits, so a merge that
+    /// has to choose puts the edit first; a clock that is right keeps its own time.
+    @Test func anEditIsStampedAfterTheVersionItWasMadeOn() throws {
+        var previous = try typed("written on a machine whose clock is ahead")
+        previous.updated = Timestamp(milliseconds: later.milliseconds + 3 * 86_400_000)
+        let edit = try edited(previous, body: "edited on a machine whose clock is right")
+        #expect(edit.updated == Timestamp(milliseconds: previous.updated.milliseconds + 1))
+        #expect(try edited(try typed("x"), body: "y").updated == later)
+        #expect(NoteRules.editTime(of: previous, now: time) > previous.updated)
+    }
+
     // Clause 5
     @Test func aNoteWithNeitherBodyNorTitleIsRefused() throws {
         #expect(throws: NoteInputError.empty) { try typed(" \n\t ") }

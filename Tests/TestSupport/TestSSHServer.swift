@@ -68,12 +68,18 @@ public final class TestSSHServer {
     deinit { stop() }
 
     /// A known_hosts line for this server, in the `[host]:port` form ssh uses for other ports.
-    public var knownHostsLine: String {
+    public var knownHostsLine: String { knownHostsLine(through: port) }
+
+    /// The line for this server reached through another port (a proxy in front of it).
+    public func knownHostsLine(through port: Int) -> String {
         let fields = hostPublicKey.split(separator: " ")
         return "[127.0.0.1]:\(port) \(fields[0]) \(fields[1])\n"
     }
 
-    public func url(for repository: String) -> String { "ssh://\(NSUserName())@127.0.0.1:\(port)\(repository)" }
+    /// `through`: the port of a proxy in front of this server, when the client goes through one.
+    public func url(for repository: String, through port: Int? = nil) -> String {
+        "ssh://\(NSUserName())@127.0.0.1:\(port ?? self.port)\(repository)"
+    }
 
     private static func freePort() throws -> Int {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -136,16 +136,20 @@ public final class EmbeddingModel: Sendable {
         return try result.get()
     }
 
-    /// The text cut into token windows, each between the model's start and end tokens.
-    static func chunks(of text: String, model: EmbeddingWeights) -> [[Int32]] {
-        let begin = model.begin, end = model.end
-        var bytes = Array(text.utf8.prefix(maximumBytes))
-        // Not in the middle of a character: drop continuation bytes the cut left at the end.
-        if bytes.count == maximumBytes {
+    /// The text's first `limit` bytes of UTF-8, not cut in the middle of a character.
+    static func leadingBytes(of text: String, limit: Int) -> [UInt8] {
+        var bytes = Array(text.utf8.prefix(limit))
+        if bytes.count == limit {
             while let last = bytes.last, last & 0xC0 == 0x80 { bytes.removeLast() }
             if let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
         }
-        let tokens = model.tokenize(bytes)
+        return bytes
+    }
+
+    /// The text cut into token windows, each between the model's start and end tokens.
+    static func chunks(of text: String, model: EmbeddingWeights) -> [[Int32]] {
+        let begin = model.begin, end = model.end
+        let tokens = model.tokenize(leadingBytes(of: text, limit: maximumBytes))
         let width = chunkTokens - 2
         var result: [[Int32]] = []
         var start = 0

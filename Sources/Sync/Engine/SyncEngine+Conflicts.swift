@@ -65,14 +65,14 @@ extension SyncEngine {
                         ? String(copy.title.dropLast(NoteMerger.copyTitleSuffix.count)) : copy.title
                     note.body = copy.body
                     note.tags = copy.tags
-                    note.updated = max(time, note.updated)
+                    note.updated = NoteRules.editTime(of: note, now: time)
                     records.append(NoteRecord(note))
                 }
             case let .edited(title, body, tags):
                 note.title = title
                 note.body = body
                 note.tags = Tags.normalized(tags)
-                note.updated = max(time, note.updated)
+                note.updated = NoteRules.editTime(of: note, now: time)
                 records.append(NoteRecord(note))
             }
         }

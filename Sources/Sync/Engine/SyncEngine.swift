@@ -180,10 +180,16 @@ public final class SyncEngine {
     // MARK: Steps
 
     /// Runs `body`, a fetch or a push of `info`; a failure that a path remote's directory or
-    /// disk explains (gone, not a repository, permission denied, read-only, full) is said so.
+    /// disk explains (gone, not a repository, permission denied, read-only, full), or a
+    /// network remote's server that cannot be reached or whose connection ended mid-way, is said so.
     func using<T>(_ info: RemoteInfo, _ use: RemoteUse, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let SyncError.git(error) {
-            guard let path = Self.localPath(of: info.url) else { throw SyncError.git(error) }
+            guard let path = Self.localPath(of: info.url) else {
+                let host = Self.host(of: info.url)
+                if error.isUnreachable { throw SyncError.unreachable(remote: info.name, host: host, use: use, detail: error.message) }
+                guard error.isConnectionLost else { throw SyncError.git(error) }
+                throw SyncError.connectionLost(remote: info.name, host: host, use: use, detail: error.message)
+            }
             throw SyncError.explaining(error, remote: info.name, at: path, use)
         }
     }
@@ -201,7 +207,9 @@ public final class SyncEngine {
             try repository.setReference(source, to: commit, message: "notes sync: sealed")
         }
         guard let path = Self.localPath(of: info.url) else {
-            let status = try repository.push(remote: remote, refspec: "\(source):\(Self.branch)", credentials: options.credentials)
+            let status = try using(info, .writing) {
+                try repository.push(remote: remote, refspec: "\(source):\(Self.branch)", credentials: options.credentials)
+            }
             guard let failure = status[Self.branch], let failure else { return true }
             if failure.contains("non-fast-forward") || failure.contains("fetch first") { return false }
             // The server's git holds (or a killed one left) a lock we cannot inspect from here.
@@ -319,6 +327,16 @@ public final class SyncEngine {
         if url.contains("://") { return nil }
         if let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") { return nil }
         return url
+    }
+
+    /// The server of a network remote as the user wrote it, with its port if one was given:
+    /// `nas` for `ssh://me@nas/srv/notes.git` and `me@nas:notes.git`, `nas:2222` for
+    /// `ssh://nas:2222/srv/notes.git`.
+    static func host(of url: String) -> String {
+        let parts = url.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
+        var rest = parts.count == 2 ? parts[1].prefix { $0 != "/" } : url.prefix { $0 != ":" }
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        return rest.isEmpty ? url : String(rest)
     }
 
     /// Where the local branch should be, and which notebook writes are not in it yet. After a

@@ -9,6 +9,11 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
     case remoteExists(name: String, url: String)
     /// A path remote that cannot be used, when it is added (nothing is) or synced with.
     case unusableRemote(remote: String, path: String, problem: RemoteProblem, use: RemoteUse)
+    /// The network connection to `host` (an ssh remote's server) ended during a fetch or push;
+    /// `detail` is what libgit2 said.
+    case connectionLost(remote: String, host: String, use: RemoteUse, detail: String)
+    /// No connection to `host` could be made (refused, no route, a name that does not resolve).
+    case unreachable(remote: String, host: String, use: RemoteUse, detail: String)
     /// Another machine's sync, alive, holds the path remote's writer lock (see `RemoteWriter`).
     case remoteBusy(remote: String, lockFile: String)
     /// Our last-synced remote tip is not in the remote's history any more.
@@ -60,6 +65,8 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
             notes remote remove \(name), then notes remote add \(name) URL (your notes stay here, and the old remote keeps its copy)
             """
         case let .unusableRemote(remote, path, problem, use): Self.describe(problem, of: remote, at: path, use)
+        case let .connectionLost(remote, host, use, detail): Self.describeConnection(to: host, of: remote, lost: true, use, detail)
+        case let .unreachable(remote, host, use, detail): Self.describeConnection(to: host, of: remote, lost: false, use, detail)
         case let .remoteBusy(remote, lockFile):
             """
             another machine is syncing with \(remote) right now (it holds \(lockFile)); try again when it ends. \
@@ -169,6 +176,31 @@ extension SyncError {
     static func explaining(_ error: GitError, remote: String, at path: String, _ use: RemoteUse) -> SyncError {
         guard let problem = RemoteProblem.explaining(error, at: path, writing: use == .writing) else { return .git(error) }
         return .unusableRemote(remote: remote, path: path, problem: problem, use: use)
+    }
+
+    /// A connection that ended mid-way (`lost`) or never began. Neither loses anything: libgit2
+    /// writes fetched objects and moves refs only after the whole pack arrived, and
+    /// git-receive-pack on the server does the same with a push, so each side has all of a
+    /// transfer or none of it.
+    static func describeConnection(to host: String, of remote: String, lost: Bool, _ use: RemoteUse, _ detail: String) -> String {
+        let doing = switch use {
+        case .adding, .reading: lost ? "while fetching from '\(remote)'" : "to fetch from '\(remote)'"
+        case .writing: lost ? "while sending notes to '\(remote)'" : "to send notes to '\(remote)'"
+        case .checking: lost ? "while checking that '\(remote)' got the notes" : "to check that '\(remote)' got the notes"
+        }
+        let outcome = switch use {
+        case .adding: "; no remote was added. Run the command again"
+        case .reading: ". Nothing was changed here, and nothing was lost. Run 'notes sync' again"
+        case .writing:
+            """
+            . Nothing was lost: this machine has every note, merged with what '\(remote)' had, and '\(remote)' has \
+            either all of this push or none of it. Run 'notes sync' again to send what it lacks
+            """
+        case .checking: ". Nothing was lost: this machine has every note, merged. Run 'notes sync' again to check that '\(remote)' has them"
+        }
+        let what = lost ? "the connection to \(host) was lost \(doing)" : "cannot reach \(host) \(doing)"
+        let check = lost ? "if it keeps failing, check the network to \(host)" : "is it on, and can this machine reach it?"
+        return what + outcome + " (\(check)). libgit2 said: \(detail)"
     }
 
     static func describe(_ problem: RemoteProblem, of remote: String, at path: String, _ use: RemoteUse) -> String {

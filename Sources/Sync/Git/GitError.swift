@@ -15,6 +15,23 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     /// Another writer holds (or a dead one left) a lock file that this call needed.
     var isLocked: Bool { code == GIT_ELOCKED.rawValue }
 
+    /// The network connection to a remote ended before the fetch or push did: libssh2's
+    /// session failed (GIT_ERROR_SSH: "Failed getting banner", "Unable to exchange encryption
+    /// keys", "Failed to open SSH channel", "SSH could not read data", ...) or the stream ended
+    /// early (GIT_ERROR_NET: "early EOF"). Not an authentication or host key failure: those stop
+    /// in our callbacks with their own `SyncError`.
+    var isConnectionLost: Bool {
+        !isUnreachable && (errorClass == Int32(GIT_ERROR_SSH.rawValue) || errorClass == Int32(GIT_ERROR_NET.rawValue))
+    }
+
+    /// No connection was made: "failed to connect to HOST: Connection refused" (or no route, a
+    /// timeout; GIT_ERROR_OS in libgit2 1.5), "failed to resolve address for HOST: ..."
+    /// (GIT_ERROR_NET).
+    var isUnreachable: Bool {
+        [GIT_ERROR_OS, GIT_ERROR_NET].contains { errorClass == Int32($0.rawValue) }
+            && (message.hasPrefix("failed to connect") || message.hasPrefix("failed to resolve address"))
+    }
+
     /// What `message` quotes, in order: libgit2 puts paths and names between single quotes
     /// ("failed to lock file '/r/refs/heads/main.lock' for writing").
     static func quoted(in message: String) -> [String] {

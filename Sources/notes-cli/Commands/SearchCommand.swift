@@ -57,6 +57,12 @@ struct SearchCommand: NotesCommand {
             terminal.emit(.array(results.map(\.json)))
             return
         }
+        // Notes whose vectors are still to be made (a new model's backlog) are found by their
+        // words only until then: a person reading the results is told (scripts do not pay for it).
+        if mode != .words, terminal.err.isTerminal, search.meaningUnavailable == nil,
+           let version = search.embedderVersion, let waiting = try? store.lackingVectorCount(model: version), waiting > 0 {
+            terminal.printError(terminal.dim("\(waiting) \(waiting == 1 ? "note waits" : "notes wait") for vectors and \(waiting == 1 ? "is" : "are") found by words only until the daemon or 'notes analyze --vectors' makes them."))
+        }
         if results.isEmpty {
             terminal.printError("No notes match '\(query)'.")
             return

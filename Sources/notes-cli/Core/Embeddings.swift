@@ -4,13 +4,13 @@ import Notebook
 
 enum Embeddings {
     /// `NOTES_EMBEDDING_MODEL` (a GGUF path, or `none`), else the one set-up installs.
-    static func make(context: Context) -> EmbeddingModel? {
+    static func make(context: Context) -> (any TextEmbedding)? {
         make(environment: context.environment)
     }
 
     /// The same, from the environment alone (for the daemon's query thread, which has no context).
-    static func make(environment: [String: String]) -> EmbeddingModel? {
-        EmbeddingModel.fromEnvironment(environment)
+    static func make(environment: [String: String]) -> (any TextEmbedding)? {
+        TextEmbeddings.fromEnvironment(environment)
     }
 
     /// For a search: the query's vector comes from the running daemon's warm model when it
@@ -20,7 +20,7 @@ enum Embeddings {
     }
 
     /// Why vectors are not made, for `notes status`: switched off, or the model's reason.
-    static func missing(_ model: EmbeddingModel?) -> String? {
+    static func missing(_ model: (any TextEmbedding)?) -> String? {
         guard let model else { return "off (NOTES_EMBEDDING_MODEL=none)" }
         return model.unavailableReason()
     }

@@ -52,8 +52,12 @@ func report(_ name: String, ours: Double, git: Double) {
     print(String(format: "%-44@ notes %7.3f s   git %7.3f s   ratio %.2fx", name as NSString, ours, git, ratio))
 }
 
-let count = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 10_000
-let changed = 100
+// sync-bench [NOTES [CHANGED]] [--plain-only]: the notebook's size (10,000), the notes each
+// replica changes before its incremental sync (100), and whether to skip the encrypted rounds.
+let options = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
+let count = options.first.flatMap { Int($0) } ?? 10_000
+let changed = options.dropFirst().first.flatMap { Int($0) } ?? 100
+let plainOnly = CommandLine.arguments.contains("--plain-only")
 let root = NSTemporaryDirectory() + "notes-sync-bench-\(getpid())"
 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: root) }
@@ -137,6 +141,12 @@ report("incremental, replica A (\(changed) changed, push)", ours: incrementalA, 
 report("incremental, replica B (\(changed) changed, merge)", ours: incrementalB, git: gitIncrementalB)
 report("incremental, both replicas", ours: incrementalA + incrementalB, git: gitIncrementalA + gitIncrementalB)
 precondition(b.notes.count == count && onA.allSatisfy { b.notes[$0.id] == $0 }, "replica B did not converge")
+
+if plainOnly {
+    // The top level's `defer` does not run on exit.
+    try? FileManager.default.removeItem(atPath: root)
+    exit(0)
+}
 
 // 3. The same incremental sync through an encrypted remote and a plain one, same run: two
 // fresh pairs of replicas with the same 10,000 notes, then rounds of 10 edits on A, synced by
