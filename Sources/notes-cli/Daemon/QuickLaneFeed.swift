@@ -7,51 +7,34 @@ import Notebook
 import Notes
 
 final class QuickLaneFeed: @unchecked Sendable {
-    private let inotify: Int32
-    /// Written to by `stop()`; the thread ends when it becomes readable.
+    /// Written to by `stop()`; the thread ends when its read end becomes readable.
     private let stopEnds: [Int32]
     private let thread: Background<Void>
 
-    /// Watches `directory` (the database and its WAL, `fileNames`) with inotify, which unlike
-    /// signals any number of watchers can share, and calls `lane.notebookChanged()` on each change.
+    /// Watches `directory` (the database and its WAL, `fileNames`) and calls
+    /// `lane.notebookChanged()` on each change.
     init(directory: String, fileNames: Set<String>, lane: QuickLane) throws {
-        let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard inotify >= 0 else { throw CommandFailure("cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))") }
+        let changes = try FileChanges(directory: directory, fileNames: fileNames)
         var ends: [Int32] = [0, 0]
-        guard inotify_add_watch(inotify, directory, UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)) >= 0,
-              pipe2(&ends, Int32(O_CLOEXEC)) == 0 else {
-            let failure = CommandFailure("cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))")
-            close(inotify)
-            throw failure
-        }
-        self.inotify = inotify
+        guard pipe(&ends) == 0 else { throw CommandFailure("cannot start the quick stage's watch: \(FileSystem.message(errno: errno))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         stopEnds = ends
         let stopEnd = ends[0]
-        thread = try Background {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stopEnd, events: Int16(POLLIN), revents: 0)]
-                guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { return }
-                if descriptors[1].revents != 0 { return }
-                guard descriptors[0].revents != 0 else { continue }
-                var changed = false
+        nonisolated(unsafe) let watched = changes
+        do {
+            thread = try Background {
                 while true {
-                    let count = read(inotify, &buffer, buffer.count)
-                    guard count > 0 else { break }
-                    var offset = 0
-                    while offset + MemoryLayout<inotify_event>.size <= count {
-                        let (length, name) = buffer.withUnsafeBytes { raw -> (Int, String) in
-                            let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                            let start = offset + MemoryLayout<inotify_event>.size
-                            let bytes = raw[start..<min(count, start + Int(event.len))].prefix { $0 != 0 }
-                            return (Int(event.len), String(decoding: bytes, as: UTF8.self))
-                        }
-                        if fileNames.contains(name) { changed = true }
-                        offset += MemoryLayout<inotify_event>.size + length
-                    }
+                    var descriptors = [pollfd(fd: watched.descriptor, events: Int16(POLLIN), revents: 0),
+                                       pollfd(fd: stopEnd, events: Int16(POLLIN), revents: 0)]
+                    guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { return }
+                    if descriptors[1].revents != 0 { return }
+                    if descriptors[0].revents != 0, watched.drain() { lane.notebookChanged() }
                 }
-                if changed { lane.notebookChanged() }
             }
+        } catch {
+            close(ends[0])
+            close(ends[1])
+            throw error
         }
     }
 
@@ -60,7 +43,6 @@ final class QuickLaneFeed: @unchecked Sendable {
         var byte: UInt8 = 1
         _ = write(stopEnds[1], &byte, 1)
         _ = try? thread.wait()
-        close(inotify)
         close(stopEnds[0])
         close(stopEnds[1])
     }
