@@ -62,7 +62,10 @@ enum Deadlines {
                 index += 1
             }
         }
-        candidates += japaneseDates(text, created: created)
+        let japanese = japaneseWords(text, created: created, weekday: weekday)
+        candidates += japaneseDates(text, created: created) + japanese.days
+        isPressing = isPressing || japanese.isPressing
+        candidates += numericDates(text, created: created)
         // A date before the note was written is something that happened, not a deadline.
         guard let nearest = candidates.filter({ $0 >= created }).min() else { return DeadlineReading(daysLeft: nil, isPressing: isPressing) }
         let days = Int(nearest - today)
@@ -132,8 +135,9 @@ enum Deadlines {
     }
 
     // MARK: Vocabulary
-    // English, Spanish, French, German, Portuguese, Italian, Dutch, Polish, Slovak, Finnish, Greek
-    // and Vietnamese, in that order within each table. Entries are written as people spell them:
+    // English, Spanish, French, German, Portuguese, Italian, Dutch, Polish, Slovak, Finnish, Greek,
+    // Vietnamese, Swedish, Czech, Turkish and Romanian (every language of the labelled notes), in
+    // that order within each table; Japanese, written without spaces, has tables of its own. Entries are written as people spell them:
     // the tables are read through `words(_:)`, as the notes are, so accents and case need no care.
 
     static let pressingPhrases = [
@@ -151,6 +155,10 @@ enum Deadlines {
         "επείγον", "επειγόντως", "επείγουσα", "επείγει", "άμεσα", "το συντομότερο", "εκπρόθεσμο",
         // "gấp" alone also folds ("gấp quần áo") and multiplies ("gấp đôi").
         "khẩn cấp", "khẩn trương", "hỏa tốc", "cần gấp", "rất gấp", "việc gấp", "làm gấp", "gấp lắm", "càng sớm càng tốt", "quá hạn", "trễ hạn",
+        "brådskande", "brådskar", "akut", "omedelbart", "snarast", "så snart som möjligt", "så fort som möjligt", "förfallen", "förfallna",
+        "naléhavé", "naléhavě", "urgentní", "pilné", "pilně", "spěchá", "okamžitě", "ihned", "co nejdřív", "co nejdříve", "po splatnosti",
+        "acil", "acilen", "derhal", "hemen", "en kısa sürede", "bir an önce", "gecikmiş", "vadesi geçmiş",
+        "urgentă", "urgență", "de urgență", "imediat", "cât mai curând", "cât mai repede", "restant", "restantă", "restanță",
     ]
 
     /// Days after the note's.
@@ -183,6 +191,14 @@ enum Deadlines {
         ("hôm nay", 0), ("tối nay", 0), ("chiều nay", 0), ("trưa nay", 0), ("sáng nay", 0), ("ngày mai", 1), ("sáng mai", 1), ("trưa mai", 1),
         ("chiều mai", 1), ("tối mai", 1), ("ngày kia", 2), ("ngày mốt", 2), ("tuần sau", 7), ("tuần tới", 7), ("cuối tuần sau", 10),
         ("cuối tuần tới", 10), ("tháng sau", 30), ("tháng tới", 30),
+        ("idag", 0), ("i dag", 0), ("ikväll", 0), ("i kväll", 0), ("i eftermiddag", 0), ("imorgon", 1), ("i morgon", 1), ("imorn", 1), ("i morn", 1),
+        ("i övermorgon", 2), ("övermorgon", 2), ("nästa vecka", 7), ("nästa månad", 30),
+        ("dneska", 0), ("dnes večer", 0), ("zítra", 1), ("zitra", 1), ("pozítří", 2), ("pozitri", 2), ("příští týden", 7), ("pristi tyden", 7),
+        ("příštím týdnu", 7), ("příštího týdne", 7), ("za týden", 7), ("příští měsíc", 30), ("příštím měsíci", 30), ("za měsíc", 30),
+        ("bugün", 0), ("bu akşam", 0), ("bu gece", 0), ("yarın", 1), ("yarin", 1), ("öbür gün", 2), ("yarından sonra", 2), ("haftaya", 7),
+        ("gelecek hafta", 7), ("önümüzdeki hafta", 7), ("seneye", 365), ("gelecek ay", 30), ("önümüzdeki ay", 30),
+        ("azi", 0), ("astăzi", 0), ("astazi", 0), ("diseară", 0), ("deseară", 0), ("mâine", 1), ("maine", 1), ("poimâine", 2), ("poimaine", 2),
+        ("săptămâna viitoare", 7), ("saptamana viitoare", 7), ("luna viitoare", 30),
     ]
 
     /// Friday of the week the note was written in.
@@ -192,6 +208,8 @@ enum Deadlines {
         "fine della settimana", "deze week", "eind van de week", "einde van de week", "tym tygodniu", "końca tygodnia", "konca tygodnia",
         "tento týždeň", "tomto týždni", "konca týždňa", "tällä viikolla", "viikon loppuun", "αυτή την εβδομάδα", "μέσα στην εβδομάδα",
         "τέλος της εβδομάδας", "tuần này",
+        "den här veckan", "denna vecka", "i veckan", "tento týden", "tomto týdnu", "do konce týdne", "bu hafta", "hafta sonuna kadar",
+        "săptămâna asta", "săptămâna aceasta", "această săptămână", "până la sfârșitul săptămânii",
     ]
 
     /// Saturday of the week the note was written in.
@@ -201,36 +219,49 @@ enum Deadlines {
         "questo weekend", "nel weekend", "questo fine settimana", "nel fine settimana", "entro il weekend", "entro fine settimana",
         "dit weekend", "in het weekend", "ten weekend", "w weekend", "na weekend", "do weekendu", "tento víkend", "cez víkend", "do víkendu",
         "viikonloppuna", "viikonloppuun", "αυτό το Σαββατοκύριακο", "μέχρι το Σαββατοκύριακο", "cuối tuần",
+        "i helgen", "till helgen", "tento víkend", "o víkendu", "do víkendu", "bu hafta sonu", "hafta sonu", "în weekend", "weekendul acesta",
+        "la sfârșitul săptămânii",
     ]
 
     /// Phrases with a date word in them that name no date: mornings, and weekends gone by.
     static let notDatePhrases = [
         "guten morgen", "gestern morgen", "am morgen", "jeden morgen", "goede morgen", "de morgen",
         "la mañana", "la manana", "cada mañana", "una mañana", "viime viikonloppuna", "cuối tuần trước",
+        // Swedish "i måndags" is last Monday; Turkish "hemen hemen" is "almost".
+        "i måndags", "i tisdags", "i onsdags", "i torsdags", "i fredags", "i lördags", "i söndags", "förra veckan", "hemen hemen",
+        "minulý týden", "geçen hafta", "săptămâna trecută",
     ]
 
     /// Monday = 0.
     static let weekdays: [String: Int] = indexed([
         ["monday", "mon", "lunes", "lundi", "montag", "segunda feira", "lunedì", "lunedi", "maandag", "poniedziałek", "poniedzialek",
-         "poniedziałku", "poniedzialku", "pondelok", "pondelka", "δευτέρα", "δευτέρας"] + inflected("maanantai", finnishWeekdayEndings)
+         "poniedziałku", "poniedzialku", "pondelok", "pondelka", "δευτέρα", "δευτέρας", "måndag", "måndagen", "pondělí", "pondeli",
+         "pazartesi", "pazartesiye", "pazartesi günü", "luni", "lunea"] + inflected("maanantai", finnishWeekdayEndings)
             + inflected("montag", germanDayParts) + inflected("maandag", dutchDayParts),
         ["tuesday", "tue", "tues", "martes", "mardi", "dienstag", "terça feira", "terca feira", "martedì", "martedi", "dinsdag", "wtorek",
-         "wtorku", "utorok", "utorka"] + inflected("tiistai", finnishWeekdayEndings)
+         "wtorku", "utorok", "utorka", "tisdag", "tisdagen", "úterý", "utery", "salı", "salıya", "salı günü", "marți", "marti", "marțea"] + inflected("tiistai", finnishWeekdayEndings)
             + inflected("dienstag", germanDayParts) + inflected("dinsdag", dutchDayParts),
         ["wednesday", "miércoles", "miercoles", "mercredi", "mittwoch", "quarta feira", "mercoledì", "mercoledi", "woensdag", "środa",
          "sroda", "środę", "srode", "środy", "srody", "streda", "stredu", "stredy", "keskiviikko", "keskiviikkona", "keskiviikkoon",
-         "keskiviikoksi", "keskiviikon"] + inflected("mittwoch", germanDayParts) + inflected("woensdag", dutchDayParts),
+         "keskiviikoksi", "keskiviikon", "onsdag", "onsdagen", "středa", "středu", "středy", "çarşamba", "çarşambaya", "çarşamba günü",
+         "miercuri", "miercurea"] + inflected("mittwoch", germanDayParts) + inflected("woensdag", dutchDayParts),
         ["thursday", "thu", "thurs", "jueves", "jeudi", "donnerstag", "quinta feira", "giovedì", "giovedi", "donderdag", "czwartek",
-         "czwartku", "štvrtok", "stvrtok", "štvrtka", "stvrtka"] + inflected("torstai", finnishWeekdayEndings)
+         "czwartku", "štvrtok", "stvrtok", "štvrtka", "stvrtka", "torsdag", "torsdagen", "čtvrtek", "ctvrtek", "čtvrtka",
+         "perşembe", "perşembeye", "perşembe günü", "joi", "joia"] + inflected("torstai", finnishWeekdayEndings)
             + inflected("donnerstag", germanDayParts) + inflected("donderdag", dutchDayParts),
         ["friday", "fri", "viernes", "vendredi", "freitag", "sexta feira", "venerdì", "venerdi", "vrijdag", "piątek", "piatek", "piątku",
-         "piatku", "piatok", "παρασκευή", "παρασκευής"] + inflected("perjantai", finnishWeekdayEndings)
+         "piatku", "piatok", "παρασκευή", "παρασκευής", "fredag", "fredagen", "pátek", "patek", "pátku",
+         "cuma", "cumaya", "cuma günü", "vineri", "vinerea"] + inflected("perjantai", finnishWeekdayEndings)
             + inflected("freitag", germanDayParts) + inflected("vrijdag", dutchDayParts),
         ["saturday", "sábado", "sabado", "samedi", "samstag", "sonnabend", "sabato", "zaterdag", "sobota", "sobotę", "sobote", "soboty",
-         "sobotu", "σάββατο", "σαββάτου"] + inflected("lauantai", finnishWeekdayEndings)
+         "sobotu", "σάββατο", "σαββάτου", "lördag", "lördagen", "cumartesi", "cumartesiye", "cumartesi günü",
+         "sâmbătă", "sambata", "sâmbăta"] + inflected("lauantai", finnishWeekdayEndings)
             + inflected("samstag", germanDayParts) + inflected("zaterdag", dutchDayParts),
         ["sunday", "domingo", "dimanche", "sonntag", "domenica", "zondag", "niedziela", "niedzielę", "niedziele", "niedzieli", "nedeľa",
-         "nedela", "nedeľu", "nedelu", "nedele", "κυριακή", "κυριακής", "chủ nhật"] + inflected("sunnuntai", finnishWeekdayEndings)
+         "nedela", "nedeľu", "nedelu", "nedele", "κυριακή", "κυριακής", "chủ nhật", "söndag", "söndagen", "neděle",
+         "neděli", "nedeli",
+         // "pazar" alone is also a market.
+         "pazar günü", "pazara kadar", "duminică", "duminica"] + inflected("sunnuntai", finnishWeekdayEndings)
             + inflected("sonntag", germanDayParts) + inflected("zondag", dutchDayParts),
     ], from: 0)
 
@@ -262,28 +293,40 @@ enum Deadlines {
     /// "20. decembra", "20 Δεκεμβρίου", "joulukuun 20.") or the Finnish partitive ("20. joulukuuta").
     static let months: [String: Int] = indexed([
         ["january", "jan", "enero", "janvier", "januar", "jänner", "janeiro", "gennaio", "januari", "stycznia", "januára", "januara", "január",
-         "ιανουαρίου", "ιανουάριος", "γενάρη", "ιαν"] + inflected("tammikuu", finnishMonthEndings),
+         "ιανουαρίου", "ιανουάριος", "γενάρη", "ιαν",
+         "ledna", "leden", "ocak", "ianuarie"] + inflected("tammikuu", finnishMonthEndings),
         ["february", "feb", "febrero", "février", "fevrier", "februar", "fevereiro", "febbraio", "februari", "lutego", "februára", "februara",
-         "február", "φεβρουαρίου", "φεβρουάριος", "φλεβάρη", "φεβ"] + inflected("helmikuu", finnishMonthEndings),
+         "február", "φεβρουαρίου", "φεβρουάριος", "φλεβάρη", "φεβ",
+         "února", "unora", "únor", "şubat", "subat", "februarie"] + inflected("helmikuu", finnishMonthEndings),
         ["march", "mar", "marzo", "mars", "märz", "maerz", "março", "marco", "maart", "marca", "marec", "μαρτίου", "μάρτιος", "μάρτη",
-         "μαρ"] + inflected("maaliskuu", finnishMonthEndings),
+         "μαρ",
+         "března", "brezna", "březen", "mart", "martie"] + inflected("maaliskuu", finnishMonthEndings),
         ["april", "apr", "abril", "avril", "aprile", "kwietnia", "apríla", "aprila", "apríl", "απριλίου", "απρίλιος", "απρίλη",
-         "απρ"] + inflected("huhtikuu", finnishMonthEndings),
-        ["may", "mayo", "mai", "maio", "maggio", "mei", "maja", "mája", "máj", "μαΐου", "μάιος", "μάη"] + inflected("toukokuu", finnishMonthEndings),
+         "απρ",
+         "dubna", "duben", "nisan", "aprilie"] + inflected("huhtikuu", finnishMonthEndings),
+        ["may", "mayo", "mai", "maio", "maggio", "mei", "maja", "mája", "máj", "μαΐου", "μάιος", "μάη",
+         "maj", "května", "kvetna", "květen", "mayıs", "mayis"] + inflected("toukokuu", finnishMonthEndings),
         ["june", "jun", "junio", "juin", "juni", "junho", "giugno", "czerwca", "júna", "juna", "jún", "ιουνίου", "ιούνιος", "ιούνη",
-         "ιουν"] + inflected("kesäkuu", finnishMonthEndings),
+         "ιουν",
+         "června", "cervna", "červen", "haziran", "iunie"] + inflected("kesäkuu", finnishMonthEndings),
         ["july", "jul", "julio", "juillet", "juli", "julho", "luglio", "lipca", "júla", "jula", "júl", "ιουλίου", "ιούλιος", "ιούλη",
-         "ιουλ"] + inflected("heinäkuu", finnishMonthEndings),
-        ["august", "aug", "agosto", "août", "aout", "augustus", "sierpnia", "augusta", "αυγούστου", "αύγουστος", "αυγ"]
+         "ιουλ",
+         "července", "cervence", "červenec", "temmuz", "iulie"] + inflected("heinäkuu", finnishMonthEndings),
+        ["august", "aug", "agosto", "août", "aout", "augustus", "sierpnia", "augusta", "αυγούστου", "αύγουστος", "αυγ",
+         "augusti", "srpna", "srpen", "ağustos", "agustos"]
             + inflected("elokuu", finnishMonthEndings),
         ["september", "sep", "sept", "septiembre", "setiembre", "septembre", "setembro", "settembre", "września", "wrzesnia", "septembra",
-         "σεπτεμβρίου", "σεπτέμβριος", "σεπτέμβρη", "σεπ"] + inflected("syyskuu", finnishMonthEndings),
+         "σεπτεμβρίου", "σεπτέμβριος", "σεπτέμβρη", "σεπ",
+         "září", "zari", "eylül", "eylul", "septembrie"] + inflected("syyskuu", finnishMonthEndings),
         ["october", "oct", "octubre", "octobre", "oktober", "outubro", "ottobre", "października", "pazdziernika", "októbra", "oktobra", "október",
-         "οκτωβρίου", "οκτώβριος", "οκτώβρη", "οκτ"] + inflected("lokakuu", finnishMonthEndings),
-        ["november", "nov", "noviembre", "novembre", "novembro", "listopada", "novembra", "νοεμβρίου", "νοέμβριος", "νοέμβρη", "νοε"]
+         "οκτωβρίου", "οκτώβριος", "οκτώβρη", "οκτ",
+         "října", "rijna", "říjen", "ekim", "octombrie"] + inflected("lokakuu", finnishMonthEndings),
+        ["november", "nov", "noviembre", "novembre", "novembro", "listopada", "novembra", "νοεμβρίου", "νοέμβριος", "νοέμβρη", "νοε",
+         "listopadu", "listopad", "kasım", "kasim", "noiembrie"]
             + inflected("marraskuu", finnishMonthEndings),
         ["december", "dec", "diciembre", "décembre", "decembre", "dezember", "dezembro", "dicembre", "grudnia", "decembra", "δεκεμβρίου",
-         "δεκέμβριος", "δεκέμβρη", "δεκ"] + inflected("joulukuu", finnishMonthEndings),
+         "δεκέμβριος", "δεκέμβρη", "δεκ",
+         "prosince", "prosinec", "aralık", "aralik", "decembrie"] + inflected("joulukuu", finnishMonthEndings),
     ], from: 1)
 
     /// Nominative, partitive ("20. joulukuuta"), genitive ("joulukuun 20.").
@@ -305,6 +348,10 @@ enum Deadlines {
         "yhden": 1, "kahden": 2, "parin": 2, "kolmen": 3, "neljän": 4, "viiden": 5, "kymmenen": 10,
         "ένα": 1, "μία": 1, "μια": 1, "δύο": 2, "δυο": 2, "τρεις": 3, "τρία": 3, "τέσσερις": 4, "πέντε": 5, "δέκα": 10,
         "một": 1, "hai": 2, "ba": 3, "bốn": 4, "năm": 5, "mười": 10,
+        "en": 1, "ett": 1, "två": 2, "fyra": 4, "fem": 5, "tio": 10,
+        "dvě": 2, "tři": 3, "čtyři": 4, "pět": 5, "deset": 10,
+        "bir": 1, "iki": 2, "üç": 3, "dört": 4, "beş": 5,
+        "două": 2, "doua": 2, "trei": 3, "patru": 4, "cinci": 5, "zece": 10,
     ])
 
     /// Words before a count ("in 3 days", "dentro de 2 semanas", "za 5 dni", "σε 3 μέρες"), with
@@ -326,21 +373,29 @@ enum Deadlines {
                                       "μήνα": 30, "μήνες": 30]
         let greekGenitive: [String: Int64] = ["ημέρας": 1, "ημερών": 1, "εβδομάδας": 7, "εβδομάδων": 7, "μήνα": 30, "μηνών": 30]
         let vietnamese: [String: Int64] = ["ngày": 1, "tuần": 7, "tháng": 30]
+        let swedish: [String: Int64] = ["dag": 1, "dagar": 1, "vecka": 7, "veckor": 7, "månad": 30, "månader": 30]
+        let czech: [String: Int64] = ["den": 1, "dny": 1, "dní": 1, "dnů": 1, "týden": 7, "týdny": 7, "týdnů": 7, "měsíc": 30, "měsíce": 30,
+                                      "měsíců": 30]
+        let romanian: [String: Int64] = ["zi": 1, "zile": 1, "săptămână": 7, "săptămâni": 7, "lună": 30, "luni": 30]
         let table: [String: [[String: Int64]]] = [
             "in": [english, german, dutch, italian], "within": [english], "en": [spanish, french], "dans": [french], "sous": [french],
             "d ici": [french], "dentro de": [spanish, portuguese], "binnen": [german, dutch], "innerhalb von": [german], "em": [portuguese],
-            "daqui a": [portuguese], "tra": [italian], "fra": [italian], "entro": [italian], "over": [dutch], "za": [polish, slovak],
+            "daqui a": [portuguese], "tra": [italian], "fra": [italian], "entro": [italian], "over": [dutch], "za": [polish, slovak, czech],
             "w ciągu": [polish], "w ciagu": [polish], "o": [slovak], "σε": [greek], "εντός": [greekGenitive], "trong": [vietnamese],
-            "trong vòng": [vietnamese], "sau": [vietnamese],
+            "trong vòng": [vietnamese], "sau": [vietnamese], "om": [swedish], "inom": [swedish], "inom loppet av": [swedish],
+            "do": [czech], "în": [romanian], "peste": [romanian], "în decurs de": [romanian],
         ]
         return folded(table.mapValues { units in folded(units.reduce([:]) { $0.merging($1) { first, _ in first } }) })
     }()
 
-    /// Words after a count and its unit, for languages that put them there: "3 päivän päästä", "3 ngày nữa".
+    /// Words after a count and its unit, for languages that put them there: "3 päivän päästä",
+    /// "3 ngày nữa", "3 gün içinde".
     static let countAfter: [String: [String: Int64]] = {
         let finnish: [String: Int64] = ["päivän": 1, "viikon": 7, "kuukauden": 30]
         let vietnamese: [String: Int64] = ["ngày": 1, "tuần": 7, "tháng": 30]
-        return ["päästä": finnish, "kuluttua": finnish, "sisällä": finnish, "nữa": vietnamese, "sau": vietnamese, "tới": vietnamese]
+        let turkish: [String: Int64] = ["gün": 1, "hafta": 7, "ay": 30]
+        return ["päästä": finnish, "kuluttua": finnish, "sisällä": finnish, "nữa": vietnamese, "sau": vietnamese, "tới": vietnamese,
+                "içinde": turkish, "sonra": turkish]
     }()
 
     enum Meaning: Sendable {
@@ -424,6 +479,93 @@ enum Deadlines {
         let (year, month, today) = Timestamp.civil(fromDays: created)
         if day >= today { return Timestamp.days(fromCivil: year, month, day) }
         return month == 12 ? Timestamp.days(fromCivil: year + 1, 1, day) : Timestamp.days(fromCivil: year, month + 1, day)
+    }
+
+    /// Japanese date words, found inside the runs of letters `words(_:)` gives for a text without
+    /// spaces: days after the note's (a weekday is -1 - its index, Monday = 0), or nil: pressing.
+    static let japanesePhrases: [(String, Int64?)] = [
+        ("今日", 0), ("本日", 0), ("今夜", 0), ("今晩", 0), ("明日", 1), ("あした", 1), ("明後日", 2), ("あさって", 2), ("来週", 7), ("来月", 30),
+        ("月曜", -1), ("火曜", -2), ("水曜", -3), ("木曜", -4), ("金曜", -5), ("土曜", -6), ("日曜", -7),
+        ("至急", nil), ("急ぎ", nil), ("緊急", nil), ("早急", nil), ("今すぐ", nil), ("期限切れ", nil),
+    ]
+
+    /// The days the Japanese words of `text` name, and whether it says it is pressing. "先週の月曜"
+    /// (last week's Monday) is history, so a weekday right after 先週 is left out.
+    static func japaneseWords(_ text: String, created: Int64, weekday: Int) -> (days: [Int64], isPressing: Bool) {
+        guard text.unicodeScalars.contains(where: { (0x3040...0x30FF).contains($0.value) || (0x4E00...0x9FFF).contains($0.value) }) else {
+            return ([], false)
+        }
+        var days: [Int64] = [], isPressing = false
+        for (phrase, meaning) in japanesePhrases {
+            var rest = text[...]
+            while let found = rest.firstRange(of: phrase) {
+                defer { rest = rest[found.upperBound...] }
+                guard let meaning else { isPressing = true; continue }
+                if meaning >= 0 { days.append(created + meaning); continue }
+                if text[..<found.lowerBound].hasSuffix("先週") || text[..<found.lowerBound].hasSuffix("先週の") { continue }
+                let ahead = (Int(-meaning - 1) - weekday + 7) % 7
+                days.append(created + Int64(ahead == 0 ? 7 : ahead))
+            }
+        }
+        return (days, isPressing)
+    }
+
+    /// Dates in figures, day first: "12.3.", "15.5.2026", "22/6", "21/1/2026". A day and month
+    /// with a dot and nothing after are also a decimal ("31.4 kg", "Rm 4.12"), so they count
+    /// only with a weekday before them ("czwartek 19.11"); with a slash, the common fractions
+    /// (1/2, 1/3, 1/4, 2/3, 3/4) are not dates; a time ("17:30", "17.30") never is one.
+    static func numericDates(_ text: String, created: Int64) -> [Int64] {
+        let characters = Array(text)
+        var found: [Int64] = []
+        var index = 0
+        func digits(at start: Int) -> (value: Int, end: Int)? {
+            var end = start, value = 0
+            while end < characters.count, end - start < 4, characters[end].isASCII, let digit = characters[end].wholeNumberValue {
+                value = value * 10 + digit
+                end += 1
+            }
+            return end > start && !(end < characters.count && characters[end].isASCII && characters[end].isNumber) ? (value, end) : nil
+        }
+        while index < characters.count {
+            let startsNumber = characters[index].isASCII && characters[index].isNumber
+                && (index == 0 || !(characters[index - 1].isNumber || ".,:/".contains(characters[index - 1])))
+            guard startsNumber, let day = digits(at: index), day.end - index <= 2, day.end + 1 < characters.count,
+                  characters[day.end] == "." || characters[day.end] == "/" else {
+                index += 1
+                continue
+            }
+            let separator = characters[day.end]
+            guard let month = digits(at: day.end + 1), month.end - day.end - 1 <= 2, (1...12).contains(month.value),
+                  (1...31).contains(day.value) else {
+                index = day.end + 1
+                continue
+            }
+            var end = month.end, year: Int?
+            if end + 1 < characters.count, characters[end] == separator, let written = digits(at: end + 1),
+               [2, 4].contains(written.end - end - 1) {
+                year = written.value < 100 ? 2000 + written.value : written.value
+                end = written.end
+            }
+            let trailingDot = end < characters.count && characters[end] == "." && !(end + 1 < characters.count && characters[end + 1].isNumber)
+            let accepted: Bool
+            if separator == "." {
+                accepted = year != nil || trailingDot || followsWeekday(characters[..<index])
+            } else {
+                accepted = year != nil || !([2, 3, 4].contains(month.value) && day.value < month.value)
+            }
+            if accepted, !(end < characters.count && characters[end] == ":") {
+                found.append(date(month: month.value, day: day.value, near: created, year: year))
+            }
+            index = end
+        }
+        return found
+    }
+
+    /// Whether the word before these characters (spaces and a comma between) is a weekday.
+    static func followsWeekday(_ before: ArraySlice<Character>) -> Bool {
+        let trimmed = before.reversed().drop { $0 == " " || $0 == "," }
+        let word = String(trimmed.prefix { $0.isLetter }.reversed())
+        return !word.isEmpty && (weekdays[key(word)] != nil || ordinalWeekdays[key(word)] != nil)
     }
 
     /// "12月20日".

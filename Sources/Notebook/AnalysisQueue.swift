@@ -152,8 +152,18 @@ public final class AnalysisQueue: @unchecked Sendable {
     /// The quick stage without the model for up to `quickBacklogBatch` notes, if more than
     /// `quickBacklog` wait for it; false otherwise.
     private func quickBacklogStep() async throws -> Bool {
+        try await quickStepWithoutModel(ifMoreThan: Self.quickBacklog)
+    }
+
+    /// The quick stage without the model for up to `quickBacklogBatch` notes waiting for it,
+    /// newest change first, however few; false when none waits (`QuickLane`'s step).
+    public func quickStepWithoutModel() async throws -> Bool {
+        try await quickStepWithoutModel(ifMoreThan: 0)
+    }
+
+    private func quickStepWithoutModel(ifMoreThan minimum: Int) async throws -> Bool {
         let waiting = try waitingForQuickStage(upTo: Self.quickBacklogBatch)
-        guard waiting.count > Self.quickBacklog else { return false }
+        guard waiting.count > minimum else { return false }
         for note in waiting { await runQuick(note, usingModel: false) }
         return true
     }

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The result of `body`, computed on another thread; `wait()` joins it.
-final class Background<Value: Sendable>: @unchecked Sendable {
+package final class Background<Value: Sendable>: @unchecked Sendable {
     struct StartError: Error, CustomStringConvertible {
         let code: Int32
         var description: String { "cannot start a thread: \(FileSystem.message(errno: code))" }
@@ -18,7 +18,7 @@ final class Background<Value: Sendable>: @unchecked Sendable {
     private var thread = pthread_t()
     private var joined = false
 
-    init(_ body: @escaping @Sendable () throws -> Value) throws {
+    package init(_ body: @escaping @Sendable () throws -> Value) throws {
         self.body = body
         try start()
     }
@@ -34,7 +34,7 @@ final class Background<Value: Sendable>: @unchecked Sendable {
     deinit { if !joined { pthread_detach(thread) } }
 
     /// Blocks until `body` has returned, then returns what it returned or throws what it threw.
-    func wait() throws -> Value {
+    package func wait() throws -> Value {
         if !joined {
             pthread_join(thread, nil)
             joined = true
@@ -43,7 +43,7 @@ final class Background<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` on a thread nobody waits for.
-    static func detach(_ body: @escaping @Sendable () -> Void) throws where Value == Void {
+    package static func detach(_ body: @escaping @Sendable () -> Void) throws where Value == Void {
         _ = try Background(body)
     }
 }

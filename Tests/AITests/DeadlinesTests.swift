@@ -230,4 +230,75 @@ struct DeadlinesTests {
         #expect(daysLeft("Sắp xếp theo thứ tự") == nil, "'thứ' alone")
         #expect(daysLeft("Tiêm mũi thứ hai") == nil, "the second dose, not Monday")
     }
+
+    @Test func swedish() {
+        #expect(daysLeft("Betala hyran idag") == 0)
+        #expect(daysLeft("Tandläkaren imorgon kl 9") == 1)
+        #expect(daysLeft("Tandläkaren i morgon") == 1)
+        #expect(daysLeft("Lämna in i övermorgon") == 2)
+        #expect(daysLeft("Möte på fredag") == 2)
+        #expect(daysLeft("Flytt nästa vecka") == 7)
+        #expect(daysLeft("Ansökan om 3 dagar") == 3)
+        #expect(daysLeft("Födelsedag 20 december") == 25)
+        #expect(daysLeft("Jag ringde i måndags") == nil, "last Monday")
+        #expect(isPressing("Brådskande: ring banken"))
+    }
+
+    @Test func czech() {
+        #expect(daysLeft("Zaplatit nájem dnes") == 0)
+        #expect(daysLeft("Zubař zítra v 9") == 1)
+        #expect(daysLeft("Odevzdat pozítří") == 2)
+        #expect(daysLeft("Schůzka v pátek") == 2)
+        #expect(daysLeft("Stěhování příští týden") == 7)
+        #expect(daysLeft("Zkouška za 3 dny") == 3)
+        #expect(daysLeft("Narozeniny 20. prosince") == 25)
+        #expect(isPressing("Naléhavé: zavolat do banky"))
+        #expect(daysLeft("Minulý týden jsem byl u lékaře") == nil)
+    }
+
+    @Test func turkish() {
+        #expect(daysLeft("Kirayı bugün öde") == 0)
+        #expect(daysLeft("Dişçi yarın saat 9") == 1)
+        #expect(daysLeft("Toplantı cuma günü") == 2)
+        #expect(daysLeft("Taşınma gelecek hafta") == 7)
+        #expect(daysLeft("Sınav 3 gün içinde") == 3)
+        #expect(daysLeft("Doğum günü 20 aralık") == 25)
+        #expect(isPressing("Acil: bankayı ara"))
+        #expect(!isPressing("hemen hemen bitti"), "almost, not at once")
+    }
+
+    @Test func romanian() {
+        #expect(daysLeft("Plătește chiria azi") == 0)
+        #expect(daysLeft("Dentist mâine la 9") == 1)
+        #expect(daysLeft("Dentist maine la 9") == 1, "without diacritics")
+        #expect(daysLeft("Predare poimâine") == 2)
+        #expect(daysLeft("Ședință vineri") == 2)
+        #expect(daysLeft("Mutarea săptămâna viitoare") == 7)
+        #expect(daysLeft("Examen în 3 zile") == 3)
+        #expect(daysLeft("Ziua ei pe 20 decembrie") == 25)
+        #expect(isPressing("Urgentă: sună la bancă"))
+    }
+
+    @Test func japanese() {
+        #expect(daysLeft("今日中に家賃を払う") == 0)
+        #expect(daysLeft("明日9時に歯医者") == 1)
+        #expect(daysLeft("明後日までに提出") == 2)
+        #expect(daysLeft("金曜に会議") == 2)
+        #expect(daysLeft("来週引っ越し") == 7)
+        #expect(daysLeft("先週の月曜に病院へ行った") == nil, "last week's Monday")
+        #expect(isPressing("至急：銀行に電話"))
+    }
+
+    @Test func datesInFiguresDayFirst() {
+        #expect(daysLeft("Termin 12.12.") == 17)
+        #expect(daysLeft("Abgabe 15.12.2026") == 20)
+        #expect(daysLeft("Odevzdat do 1/12") == 6)
+        // The weekday alone is nearer than the date it names: read the figures on their own.
+        #expect(Deadlines.numericDates("Spotkanie czwartek 3.12", created: day("2026-11-25")) == [day("2026-12-03")],
+                "a day and month without a final dot after a weekday")
+        #expect(Deadlines.numericDates("Spotkanie 3.12", created: day("2026-11-25")).isEmpty, "without the weekday, a decimal")
+        #expect(daysLeft("Weight 31.4 kg") == nil, "a decimal")
+        #expect(daysLeft("Add 1/2 cup of sugar") == nil, "a fraction")
+        #expect(daysLeft("Meeting at 17:30") == nil, "a time")
+    }
 }

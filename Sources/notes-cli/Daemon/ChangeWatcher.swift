@@ -16,28 +16,16 @@ final class ChangeWatcher {
         case readable
     }
 
-    private let inotify: Int32
+    private let changes: FileChanges
     private let signals: Int32
-    private let fileNames: Set<String>
 
     /// Watches `directory` for writes to the database and its WAL, and catches SIGTERM, SIGINT
     /// and SIGHUP so that they stop the loop between notes instead of killing the process.
     init(directory: String, fileNames: Set<String>) throws {
-        self.fileNames = fileNames
-        inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard inotify >= 0 else { throw CommandFailure("cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))") }
-        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)
-        // Until every property is set a throw runs no deinit: close what is open here.
-        guard inotify_add_watch(inotify, directory, mask) >= 0 else {
-            let failure = CommandFailure("cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))")
-            close(inotify)
-            throw failure
-        }
+        changes = try FileChanges(directory: directory, fileNames: fileNames)
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else {
-            let failure = CommandFailure("cannot receive signals: \(FileSystem.message(errno: errno))")
-            close(inotify)
-            throw failure
+            throw CommandFailure("cannot receive signals: \(FileSystem.message(errno: errno))")
         }
         for end in ends {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
@@ -64,10 +52,6 @@ final class ChangeWatcher {
     /// The signals that stop the daemon cleanly.
     static let stopSignals = [SIGTERM, SIGINT, SIGHUP]
 
-    deinit {
-        close(inotify)
-    }
-
     /// A signal that arrived since the last call, if any; never blocks.
     func pendingSignal() -> Int32? {
         // Kept once read: the analysis asks too (to stop), and the loop must still see it.
@@ -84,32 +68,14 @@ final class ChangeWatcher {
     /// for input on `input` (`notes mcp`'s standard input). A change is told before input.
     func wait(milliseconds: Int32, input: Int32? = nil) -> Wake {
         if let signal = pendingSignal() { return .signal(signal) }
-        var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [pollfd(fd: changes.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
         if let input { descriptors.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
         let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
         if let signal = pendingSignal() { return .signal(signal) }
         if ready <= 0 { return .timeout }
-        if descriptors[0].revents != 0, drainEvents() { return .changed }
+        if descriptors[0].revents != 0, changes.drain() { return .changed }
         // POLLHUP or POLLERR as well: the read that follows sees the end of the input.
         if input != nil, descriptors[2].revents != 0 { return .readable }
         return .timeout
-    }
-
-    /// Reads every queued inotify event; true when one names a watched file.
-    private func drainEvents() -> Bool {
-        var relevant = false
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
-            guard count > 0 else { return relevant }
-            var offset = 0
-            let header = MemoryLayout<inotify_event>.size
-            while offset + header <= count {
-                let length = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: offset + 12, as: UInt32.self)) }
-                let nameBytes = buffer[(offset + header)..<min(count, offset + header + length)].prefix { $0 != 0 }
-                if fileNames.contains(String(decoding: nameBytes, as: UTF8.self)) { relevant = true }
-                offset += header + length
-            }
-        }
     }
 }

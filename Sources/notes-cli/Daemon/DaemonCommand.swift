@@ -108,6 +108,9 @@ struct DaemonCommand: NotesCommand {
         var analyzer = try Analyzers.make(environment: context.environment, corrections: corrections)
         let embedder = Embeddings.make(context: context)
         var worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
+        // Before anything that may load a model: a note added from now on gets its quick stage at once.
+        let stopQuickLane = once ? nil : try startQuickLane(context, analyzer: analyzer, log: log)
+        defer { stopQuickLane?() }
         // Work that arrived while the last process gave way to this one wakes the models at once.
         let startsAsleep = pendingAsleep != nil
         var asleep = try pendingAsleep.map { try worker.queue.pendingCount() <= $0 } ?? false
@@ -187,6 +190,34 @@ struct DaemonCommand: NotesCommand {
         }
         log.info("stopped")
         return .stopped
+    }
+
+    /// The quick stage on a thread of its own (`QuickLane`), told of changes by its own watch of
+    /// the notebook, so that a note's category and deadlines come within moments while this loop
+    /// loads the models, reads another note, or sleeps; the returned function stops both.
+    private func startQuickLane(_ context: Context, analyzer: any NoteAnalyzing, log: DaemonLog) throws -> () -> Void {
+        let home = context.home
+        let write = log.forOtherThreads
+        let lane = try QuickLane(openStore: { try NoteStore.open(home: home) }, analyzer: analyzer, clock: { Clock.now() }, report: { event in
+            switch event {
+            case let .stored(id, analysis, milliseconds):
+                write(.info, "analysed \(id.rawValue) (quick, without the model) in \(milliseconds) ms: \(analysis.category.rawValue), "
+                    + "urgency \(analysis.urgency), \(analysis.tasks.count) task\(analysis.tasks.count == 1 ? "" : "s")")
+            case let .failed(id, error): write(.error, "cannot analyse \(id.rawValue) (quick): \(error)")
+            default: break
+            }
+        }, failed: { error in write(.error, "the quick stage stopped: \(error); it now waits for the model") })
+        let feed: QuickLaneFeed
+        do {
+            feed = try QuickLaneFeed(directory: home, fileNames: [NoteStore.databaseFileName, NoteStore.databaseFileName + "-wal"], lane: lane)
+        } catch {
+            try? waitFor { await lane.stop() }
+            throw error
+        }
+        return {
+            feed.stop()
+            try? waitFor { await lane.stop() }
+        }
     }
 
     /// Answers `notes search` with query vectors from a warm model (see QueryVectorService);
@@ -278,7 +309,7 @@ struct AnalysisWorker {
             case let .started(id, stage): log.info("analysing \(handle(id))\(stage == .quick ? " (quick)" : "")")
             case let .stored(id, analysis, milliseconds):
                 log.info("analysed \(handle(id))\(analysis.stage == .quick ? " (quick)" : "") in \(milliseconds) ms: "
-                    + "\(analysis.category.rawValue), urgency \(analysis.urgency), \(analysis.tasks.count) tasks")
+                    + "\(analysis.category.rawValue), urgency \(analysis.urgency), \(analysis.tasks.count) task\(analysis.tasks.count == 1 ? "" : "s")")
             case let .changedMeanwhile(id): log.info("note \(handle(id)) changed while it was analysed; analysing it again")
             case let .failed(id, error): log.error("cannot analyse \(handle(id)): \(error)")
             }
