@@ -278,7 +278,7 @@ struct AnalysisWorker {
             case let .started(id, stage): log.info("analysing \(handle(id))\(stage == .quick ? " (quick)" : "")")
             case let .stored(id, analysis, milliseconds):
                 log.info("analysed \(handle(id))\(analysis.stage == .quick ? " (quick)" : "") in \(milliseconds) ms: "
-                    + "\(analysis.category.rawValue), urgency \(analysis.urgency), \(analysis.tasks.count) tasks")
+                    + "\(analysis.category.rawValue), urgency \(analysis.urgency), \(analysis.tasks.count) task\(analysis.tasks.count == 1 ? "" : "s")")
             case let .changedMeanwhile(id): log.info("note \(handle(id)) changed while it was analysed; analysing it again")
             case let .failed(id, error): log.error("cannot analyse \(handle(id)): \(error)")
             }
