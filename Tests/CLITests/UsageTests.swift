@@ -44,6 +44,28 @@ import Testing
         #expect(try notebook.run(["ask", "  "]).status == 64)
     }
 
+    /// A checklist line is the most natural note; no option has a space in its name.
+    @Test func textThatStartsWithADashIsText() throws {
+        let notebook = Notebook()
+        let added = try notebook.run(["add", "- [ ] buy milk"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let shown = try notebook.run(["show", added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        #expect(shown.stdout.contains("- [ ] buy milk"))
+        #expect(try notebook.run(["add", "--bogus"]).status == 64, "an unknown option is still one")
+    }
+
+    /// In a query `-word` leaves out the notes that have the word (documented in its help).
+    @Test func searchTakesAnExcludedWord() throws {
+        let notebook = Notebook()
+        _ = try notebook.add("Buy milk and bread")
+        _ = try notebook.add("Buy bread and eggs")
+        let result = try notebook.run(["search", "--exact", "bread", "-milk"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("eggs"))
+        #expect(!result.stdout.contains("milk"))
+        #expect(try notebook.run(["search", "-x", "bread"]).status == 64, "a single letter is an option")
+    }
+
     @Test func askWithoutTheReadingModelSaysWhyAndWritesNothing() throws {
         let notebook = Notebook()
         _ = try notebook.add("Piano lesson moved to 5pm")

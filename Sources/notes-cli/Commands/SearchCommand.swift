@@ -25,7 +25,8 @@ struct SearchCommand: NotesCommand {
             change first.
             """,
         options: [exact, meaning, Common.tagFilter, Common.since, Common.until, Common.limit, Common.json],
-        arguments: [query]
+        arguments: [query],
+        dashWords: true
     )
 
     let query: String

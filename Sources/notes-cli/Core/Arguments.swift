@@ -160,11 +160,16 @@ struct ParsedArguments {
 
     var wantsHelp: Bool { flags.contains(OptionSpec.help.key) }
 
-    /// Parses `arguments`. `--` ends options; `-` alone is a positional (stdin). Short flags may
-    /// be grouped (`-fq`), values may follow `=` (`--tag=x`) or come as the next argument.
+    /// Parses `arguments`. `--` ends options; `-` alone is a positional (stdin), and so is an
+    /// argument whose name has a space in it (`- [ ] buy milk`, `-1 more thing`: no option has
+    /// one). Short flags may be grouped (`-fq`), values may follow `=` (`--tag=x`) or come as
+    /// the next argument. With `dashWords` (a query, where `-word` leaves notes out), a single
+    /// dash and two or more letters that are not all flags is a positional too, so a short
+    /// option's value is then given apart (`-t home`).
     /// Every value is checked against its type, and the positionals against the arguments
     /// declared (missing or unexpected ones are usage errors), unless help was asked for.
-    init(_ arguments: [String], options: [OptionSpec], positionals declared: [ArgumentSpec] = []) throws(UsageError) {
+    init(_ arguments: [String], options: [OptionSpec], positionals declared: [ArgumentSpec] = [],
+         dashWords: Bool = false) throws(UsageError) {
         var lookup: [String: OptionSpec] = [:]
         for option in options + [OptionSpec.help] { for name in option.names { lookup[name] = option } }
         var index = 0
@@ -172,7 +177,11 @@ struct ParsedArguments {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") || argument.count == 1 || isNegativeNumber(argument) {
+            let optionName = argument.hasPrefix("--") ? argument.prefix { $0 != "=" } : argument[...]
+            let isDashWord = dashWords && !argument.hasPrefix("--") && argument.count > 2
+                && !argument.dropFirst().allSatisfy { lookup["-" + String($0)]?.kind == .flag }
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") || argument.count == 1 || isNegativeNumber(argument)
+                || optionName.contains(where: \.isWhitespace) || isDashWord {
                 positionals.append(argument)
                 continue
             }

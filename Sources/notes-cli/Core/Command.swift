@@ -24,6 +24,8 @@ struct CommandConfiguration: Sendable {
     var arguments: [any DeclaredArgument] = []
     /// Other words that run the command: `remote rm` for `remote remove`.
     var aliases: [String] = []
+    /// Whether `-word` is a positional (a query's excluded word), not a short option.
+    var dashWords = false
 
     /// The last word of the name, the one typed to choose a subcommand.
     var word: String { String(name.split(separator: " ").last ?? "") }

@@ -96,7 +96,8 @@ enum NotesCLI {
         let helpHint = "notes \(configuration.name) --help"
         let command: C
         do {
-            let parsed = try ParsedArguments(arguments, options: configuration.options.map(\.spec), positionals: configuration.arguments.map(\.spec))
+            let parsed = try ParsedArguments(arguments, options: configuration.options.map(\.spec), positionals: configuration.arguments.map(\.spec),
+                                         dashWords: configuration.dashWords)
             if parsed.wantsHelp {
                 terminal.out.write(configuration.help(subcommands: C.subcommands))
                 return ExitCode.success
