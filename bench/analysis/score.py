@@ -2,8 +2,10 @@
 """Scores note-analysis predictions against the labelled dev set.
 
     python3 bench/analysis/score.py PREDICTIONS.jsonl [--devset bench/analysis/devset]
-                                    [--subset] [--json]
+                                    [--subset] [--json] [--by-language held_out]
     python3 bench/analysis/score.py --self-test
+
+--by-language adds a table per labelled language over one split (all, dev or held_out).
 
 The dev set is the folder bench/analysis/devset: every *.jsonl in it, in sorted file-name order
 (core, long, world), read as one file. --devset also takes a single JSONL file, such as the
@@ -385,6 +387,31 @@ def score(devset, predictions, subset=False):
     return result
 
 
+def by_language(devset, predictions, split="held_out", subset=False):
+    """One aggregate per labelled language, over the notes of one split ("all", "dev",
+    "held_out"), most notes first."""
+    by_id = {p.get("id"): p for p in predictions}
+    notes = [d for d in devset if d["id"] in by_id] if subset else list(devset)
+    keep = {"all": lambda i: True, "dev": lambda i: not held_out(i), "held_out": held_out}[split]
+    groups = {}
+    for d in notes:
+        if keep(d["id"]):
+            groups.setdefault(d.get("lang") or "?", []).append(note_result(d, by_id.get(d["id"])))
+    return sorted(((lang, aggregate(rows)) for lang, rows in groups.items()), key=lambda x: (-x[1]["notes"], x[0]))
+
+
+def format_languages(table, split):
+    def pct(x):
+        return "    n/a" if x is None else f"{100 * x:6.1f}%"
+    lines = [f"by language, {split.replace('_', '-')}: notes, task F1 (precision / recall), category, urgency within one, due days right, key facts",
+             f"{'language':<10}{'notes':>6}{'F1':>9}{'P':>9}{'R':>9}{'category':>10}{'urgency':>9}{'due':>9}{'facts':>9}"]
+    for lang, a in table:
+        lines.append(f"{lang:<10}{a['notes']:6d}" + "".join(f"{pct(a[key]):>{width}}" for key, width in (
+            ("task_f1", 9), ("task_precision", 9), ("task_recall", 9), ("category_accuracy", 10),
+            ("urgency_within_one", 9), ("due_accuracy", 9), ("key_fact_coverage", 9))))
+    return "\n".join(lines)
+
+
 def format_report(r):
     def pct(x):
         return "    n/a" if x is None else f"{100 * x:6.1f}%"
@@ -645,6 +672,8 @@ def main(argv=None):
     ap.add_argument("--subset", action="store_true",
                     help="score only the devset notes that have a prediction")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--by-language", choices=SPLITS, metavar="SPLIT",
+                    help="also a table per labelled language over one split (all, dev or held_out)")
     ap.add_argument("--self-test", action="store_true")
     args = ap.parse_args(argv)
     if args.self_test:
@@ -663,6 +692,9 @@ def main(argv=None):
         print(json.dumps(r, indent=2))
     else:
         print(format_report(r))
+    if args.by_language:
+        print()
+        print(format_languages(by_language(devset, preds, args.by_language, subset=args.subset), args.by_language))
     return 0
 
 
