@@ -375,7 +375,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     /// Checked `- [x]` items: done, so never a task, however the reader reads them.
     static func doneItems(in body: String) -> [String] {
-        body.split(whereSeparator: \.isNewline).compactMap { checkbox($0.trimmingWhitespace()) }.filter(\.done).map(\.text)
+        body.split(whereSeparator: \.isNewline).compactMap { Checklist.item($0) }.filter(\.done).map(\.text)
     }
 
     /// Unchecked `- [ ]` / `* [ ]` items and `TODO:` lines, in order, as the user wrote them.
@@ -383,23 +383,13 @@ public final class NoteAnalyzer: NoteAnalyzing {
         var items: [String] = []
         for line in body.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingWhitespace()
-            if let box = checkbox(trimmed), !box.done { items.append(box.text) }
+            if let box = Checklist.item(trimmed), !box.done { items.append(box.text) }
             if let range = trimmed.firstRange(of: "TODO:") ?? trimmed.firstRange(of: "TODO ") {
                 let item = String(trimmed[range.upperBound...]).trimmingWhitespace()
                 if !item.isEmpty { items.append(item) }
             }
         }
         return items.filter { !$0.isEmpty }
-    }
-
-    /// A Markdown checklist line (`- [ ] `, `* [x] `, `+ [X] `): its text and whether it is ticked.
-    private static func checkbox(_ line: String) -> (text: String, done: Bool)? {
-        for bullet in ["- ", "* ", "+ "] where line.hasPrefix(bullet) {
-            for (box, done) in [("[ ] ", false), ("[x] ", true), ("[X] ", true)] where line.dropFirst(bullet.count).hasPrefix(box) {
-                return (String(line.dropFirst(bullet.count + box.count)).trimmingWhitespace(), done)
-            }
-        }
-        return nil
     }
 
     /// The model's summary, cut where it starts to loop and at 30 words; when it is not about

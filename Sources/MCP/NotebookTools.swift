@@ -200,7 +200,7 @@ enum NotebookTools {
         let reference = arguments["id"]!.string!
         let number = arguments["number"]!.int!
         let done = arguments["done"]?.bool ?? true
-        let task = try NoteEdits.markTask(reference, number: number, done: done, in: access.store)
+        let task = try NoteEdits.markTask(reference, number: number, done: done, in: access.store, at: access.now())
         return .object([("note", .string(try access.store.resolve(reference).rawValue)), ("number", .int(number)),
                         ("text", .string(task.text)), ("done", .bool(done))])
     }

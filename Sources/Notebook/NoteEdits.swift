@@ -21,15 +21,21 @@ public enum NoteEdits {
     }
 
     /// Marks task `number` (counted from 1, as `notes tasks` shows it) of the note `reference`
-    /// names done or open again, and returns the task.
-    public static func markTask(_ reference: String, number: Int, done: Bool, in store: NoteStore) throws -> TaskItem {
+    /// names done or open again, and returns the task. A task that is a checklist item of the
+    /// note gets its box ticked (or unticked) in the text too, stamped `time`.
+    public static func markTask(_ reference: String, number: Int, done: Bool, in store: NoteStore, at time: Timestamp) throws -> TaskItem {
         let id = try store.resolve(reference)
         guard let analysis = try store.analysis(for: id) else { throw NoteStoreError.notAnalysed(try store.handle(of: id)) }
         guard number >= 1, number <= analysis.tasks.count else {
             throw TaskNumberError(handle: try store.handle(of: id), count: analysis.tasks.count, number: number)
         }
-        try store.setTaskDone(id, index: number - 1, done: done)
-        return analysis.tasks[number - 1]
+        let task = analysis.tasks[number - 1]
+        let note = try store.note(id)
+        let ticked = try note.flatMap { original in
+            try Checklist.marking(task.text, done: done, in: original.body).flatMap { try edited(original, body: $0, title: original.title, at: time) }
+        }
+        try store.setTaskDone(id, index: number - 1, done: done, edited: ticked)
+        return task
     }
 }
 
@@ -45,6 +51,8 @@ public struct TaskNumberError: Error, Equatable, CustomStringConvertible {
 public enum TaskWindow: String, CaseIterable, Sendable {
     /// Due today or before.
     case today
+    /// Due tomorrow, that day only (the search filter `due:tomorrow`).
+    case tomorrow
     /// Due within 7 days, overdue ones included.
     case week
     /// Due before today.
@@ -52,7 +60,12 @@ public enum TaskWindow: String, CaseIterable, Sendable {
 
     /// The tasks of the open ones the window keeps, soonest due first (`NoteStore.tasks`).
     public func tasks(in store: NoteStore, includeDone: Bool = false, now: Timestamp) throws -> [TaskEntry] {
-        try store.tasks(includeDone: includeDone, dueFrom: nil, dueBy: lastDay(now: now))
+        try store.tasks(includeDone: includeDone, dueFrom: firstDay(now: now), dueBy: lastDay(now: now))
+    }
+
+    /// The first day (UTC) a task may be due on to be kept; nil: no bound.
+    func firstDay(now: Timestamp) -> String? {
+        self == .tomorrow ? lastDay(now: now) : nil
     }
 
     /// The last day (UTC) a task may be due on to be kept.
@@ -62,6 +75,7 @@ public enum TaskWindow: String, CaseIterable, Sendable {
         case .today: now.day
         case .week: Timestamp(milliseconds: now.milliseconds + 7 * day).day
         case .overdue: Timestamp(milliseconds: now.milliseconds - day).day
+        case .tomorrow: Timestamp(milliseconds: now.milliseconds + day).day
         }
     }
 }

@@ -167,9 +167,18 @@ extension NoteStore {
     }
 
     /// Marks the task at `index` (0-based) of a note's analysis done or open.
-    public func setTaskDone(_ id: NoteID, index: Int, done: Bool) throws {
+    /// `edited`: the note with the task's checklist box ticked or unticked to match; its analysis
+    /// moves to the new text with it (only the box changed, and the done mark says the same), so
+    /// the note is not analysed again for it.
+    public func setTaskDone(_ id: NoteID, index: Int, done: Bool, edited: Note? = nil) throws {
         try database.transaction {
             let seq = try seq(of: id)
+            if let edited, edited.id == id {
+                let previous = try database.scalarText("SELECT content_hash FROM notes WHERE seq = ?", [seq]) ?? ""
+                try updateRow(edited)
+                try database.execute("UPDATE analyses SET content_hash = ? WHERE note_seq = ? AND content_hash = ?",
+                                     [edited.contentHash, seq, previous])
+            }
             try database.execute("UPDATE tasks SET done = ? WHERE note_seq = ? AND position = ?", [done, seq, index])
             guard database.changes == 1 else { throw NoteStoreError.noSuchTask(try handle(of: id), index + 1) }
             try bumpVersion(seq: seq)

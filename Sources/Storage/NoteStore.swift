@@ -8,7 +8,7 @@ import Glibc
 
 public enum NoteStoreError: Error, Equatable, CustomStringConvertible {
     case notFound(String)
-    case ambiguous(String, candidates: [(id: NoteID, title: String)])
+    case ambiguous(String, candidates: [(id: NoteID, handle: String, title: String)])
     case invalidReference(String)
     case cannotCreateHome(path: String, reason: String)
     case notAnalysed(String)
@@ -19,8 +19,9 @@ public enum NoteStoreError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .notFound(reference): "no note matches '\(reference)'"
         case let .ambiguous(reference, candidates):
-            "'\(reference)' matches \(candidates.count > 10 ? "more than 10" : "\(candidates.count)") notes; type more of the id:\n"
-                + candidates.prefix(10).map { "  \($0.id)  \($0.title)" }.joined(separator: "\n")
+            // The handles `notes list` shows, so the user can pick one and type it.
+            "'\(reference)' matches \(candidates.count > 10 ? "more than 10" : "\(candidates.count)") notes; use one of their handles:\n"
+                + candidates.prefix(10).map { "  \($0.handle)  \($0.title)" }.joined(separator: "\n")
         case let .invalidReference(reference):
             "'\(reference)' is not a note id (ids are hex digits, at least 4 of them)"
         case let .cannotCreateHome(path, reason): "cannot create the notes directory \(path): \(reason)"
@@ -198,7 +199,10 @@ public final class NoteStore {
         switch matches.count {
         case 0: throw NoteStoreError.notFound(reference)
         case 1: return matches[0].id
-        default: throw NoteStoreError.ambiguous(reference, candidates: Array(matches.sorted { $0.id < $1.id }.prefix(11)))
+        default:
+            let shown = Array(matches.sorted { $0.id < $1.id }.prefix(11))
+            let handles = try handles(for: shown.map(\.id))
+            throw NoteStoreError.ambiguous(reference, candidates: shown.map { (id: $0.id, handle: handles[$0.id] ?? $0.id.rawValue, title: $0.title) })
         }
     }
 

@@ -48,8 +48,9 @@ import Testing
         if common.count >= 4 {
             let ambiguous = try notebook.run(["show", common])
             #expect(ambiguous.status == 1)
-            #expect(ambiguous.stderr.contains(first))
-            #expect(ambiguous.stderr.contains(second))
+            // The candidates by the handles `list` shows, which the user can type.
+            #expect(ambiguous.stderr.contains("  \(try notebook.handle(of: first))  first"))
+            #expect(ambiguous.stderr.contains("  \(try notebook.handle(of: second))  second"))
         }
         #expect(try notebook.run(["show", "not-hex!"]).status == 1)
     }
@@ -77,7 +78,7 @@ import Testing
         if sharing.count > 1 {
             #expect(ambiguous.status == 1)
             #expect(ambiguous.stderr.contains("matches \(sharing.count) notes"), "\(ambiguous.stderr)")
-            for id in sharing { #expect(ambiguous.stderr.contains(id)) }
+            for id in sharing { #expect(ambiguous.stderr.contains("  \(try notebook.handle(of: id))  ")) }
         }
         let first = try notebook.handle(of: ids[0])
         let removed = try notebook.run(["rm", "-f", first])

@@ -40,7 +40,7 @@ struct CompletionTests {
         #expect(try complete(notebook, ["li"]) == ["links", "list"])
         #expect(try complete(notebook, ["list", "--ta"]) == ["--tag"])
         #expect(try complete(notebook, ["list", "--category", "h"]) == ["health"])
-        #expect(try complete(notebook, ["tasks", "--due", ""]) == ["overdue", "today", "week"])
+        #expect(try complete(notebook, ["tasks", "--due", ""]) == ["overdue", "today", "tomorrow", "week"])
         #expect(try complete(notebook, ["remote", ""]) == ["add", "remove", "show"])
         #expect(try complete(notebook, ["remote", "add", "--"]) == ["--encrypt", "--help", "--key-cost"])
         #expect(try complete(notebook, ["completion", ""]) == ["bash", "fish", "zsh"])

@@ -112,7 +112,7 @@ struct MCPServerTests {
         #expect(tasks?.compactMap { $0["text"]?.string } == ["buy milk", "post the letter"])
         #expect(tasks?.first?["note"] == .string(errands.id.rawValue) && tasks?.first?["number"] == .int(1))
         #expect(exchange.call("tasks", #"{"due": "overdue"}"#).output?["tasks"]?.array?.compactMap { $0["text"]?.string } == ["buy milk"])
-        #expect(exchange.call("tasks", #"{"due": "someday"}"#).error?.contains("'due' must be one of 'today', 'week', 'overdue'") == true)
+        #expect(exchange.call("tasks", #"{"due": "someday"}"#).error?.contains("'due' must be one of 'today', 'tomorrow', 'week', 'overdue'") == true)
     }
 
     @Test func relatedAndAskSayWhyTheyCannotAnswer() throws {

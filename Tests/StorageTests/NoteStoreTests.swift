@@ -95,7 +95,8 @@ struct NoteStoreTests {
         } catch let NoteStoreError.ambiguous(reference, candidates) {
             #expect(reference == "abc42")
             #expect(candidates.map(\.id) == [a.id, b.id, c.id])
-            #expect(NoteStoreError.ambiguous(reference, candidates: candidates).description.contains("abc42000-0000-7000-8000-000000000000  c"))
+            #expect(NoteStoreError.ambiguous(reference, candidates: candidates).description.contains("  000000  c"))
+            #expect(candidates.map(\.handle) == ["1abc42", "2abc42", "000000"])
         }
         #expect(try store.handles(for: [a.id, b.id, c.id]) == [a.id: "1abc42", b.id: "2abc42", c.id: "000000"])
     }

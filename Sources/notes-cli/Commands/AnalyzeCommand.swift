@@ -74,6 +74,10 @@ struct AnalyzeCommand: NotesCommand {
             }
             done += 1
             progress?.update(done)
+            // Off a terminal (a log, a pipe) a long run says how far it is, a line a note.
+            if !json, total > 20, !terminal.err.isTerminal, case let .stored(id, analysis, _) = event {
+                terminal.printError("[\(done)/\(total)] " + AnalyzeCommand.line(id, analysis, store: store))
+            }
         }
         if vectorsOnly, let missing = Embeddings.missing(embedder) {
             throw CommandFailure("cannot make vectors: \(missing)")
@@ -129,6 +133,13 @@ struct AnalyzeCommand: NotesCommand {
         }
         progress?.finish()
         if json { terminal.emit(.array(results)) } else if total > 20 { terminal.printError("Analysed \(done) notes.") }
+    }
+
+    /// `3f2a1c  Title: work, urgency 4, 2 tasks`.
+    static func line(_ id: NoteID, _ analysis: Analysis, store: NoteStore) -> String {
+        let title = (try? store.note(id))?.title ?? ""
+        let count = analysis.tasks.count
+        return ((try? store.handle(of: id)) ?? id.rawValue) + "  \(title): \(analysis.category.rawValue), urgency \(analysis.urgency), \(count) task\(count == 1 ? "" : "s")"
     }
 
     /// A note's line in the output: what is stored now, and whether this result was.

@@ -162,6 +162,12 @@ enum Completer {
         case .tags:
             guard FileSystem.exists(context.databasePath), let store = try? NoteStore.open(home: context.home, mode: .readOnly) else { return ("words", []) }
             return ("words", ((try? store.tagCounts()) ?? []).map(\.tag))
+        case .notes:
+            // The handles `notes list` shows, of the notes changed last: what one types after `show`.
+            guard FileSystem.exists(context.databasePath), let store = try? NoteStore.open(home: context.home, mode: .readOnly),
+                  let recent = try? store.notes(matching: NoteFilter(limit: 200)).map(\.id),
+                  let handles = try? store.handles(for: recent) else { return ("words", []) }
+            return ("words", recent.compactMap { handles[$0] })
         case .remotes:
             guard FileSystem.exists(context.syncRepositoryPath), let engine = try? context.syncEngine() else { return ("words", []) }
             return ("words", ((try? engine.remotes()) ?? []).map(\.name))

@@ -32,7 +32,12 @@ struct ListCommand: NotesCommand {
             return
         }
         if notes.isEmpty {
-            context.terminal.printError(try store.counts().notes == 0 ? "No notes yet. Add one with: notes add \"...\"" : "No notes match.")
+            if try store.counts().notes == 0 {
+                context.terminal.printError("No notes yet. Add one with: notes add \"...\"")
+            } else {
+                // A category or an urgency comes from the analysis: unanalysed notes have none yet.
+                context.printEmpty("No notes match.", notice: filter.category != nil || filter.urgency != nil ? context.pendingAnalysisNotice() : nil)
+            }
             return
         }
         // Listing every note, the handles need no second read of the ids.

@@ -38,7 +38,9 @@ struct RelatedCommand: NotesCommand {
             terminal.emit(.array(related.map(\.json)))
             return
         }
-        if related.isEmpty { terminal.printError("No other note has a vector yet.") }
+        if related.isEmpty {
+            context.printEmpty("No other note has a vector yet.", notice: context.pendingVectorsNotice(embedderVersion: search.embedderVersion))
+        }
         let short = try context.handles(for: related.map(\.id))
         for note in related {
             terminal.print(terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title + terminal.dim("  \(note.roundedSimilarity)"))

@@ -65,7 +65,7 @@ struct SearchCommand: NotesCommand {
             terminal.printError(terminal.dim("\(waiting) \(waiting == 1 ? "note waits" : "notes wait") for vectors and \(waiting == 1 ? "is" : "are") found by words only until the daemon or 'notes analyze --vectors' makes them."))
         }
         if results.isEmpty {
-            terminal.printError("No notes match '\(query)'.")
+            context.printEmpty("No notes match '\(query)'.", notice: context.pendingAnalysisNotice())
             return
         }
         for result in results {

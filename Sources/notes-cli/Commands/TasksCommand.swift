@@ -5,7 +5,7 @@ import Storage
 
 struct TasksCommand: NotesCommand {
     static let all = Flag("--all", help: "Include tasks marked done.")
-    static let due = Option("--due", type: .choice("today|week|overdue", TaskWindow.self), help: "Only tasks due today (or before), within 7 days, or before today.")
+    static let due = Option("--due", type: .choice("today|tomorrow|week|overdue", TaskWindow.self), help: "Only tasks due today (or before), tomorrow, within 7 days, or before today.")
 
     static let configuration = CommandConfiguration(
         name: "tasks",
@@ -39,7 +39,8 @@ struct TasksCommand: NotesCommand {
             return
         }
         if entries.isEmpty {
-            terminal.printError(due != nil ? "No open tasks due \(due == .overdue ? "before today" : due == .today ? "today" : "this week")." : includeDone ? "No tasks yet." : "No open tasks.")
+            context.printEmpty(due.map { "No open tasks due \($0.words)." } ?? (includeDone ? "No tasks yet." : "No open tasks."),
+                               notice: context.pendingAnalysisNotice())
             return
         }
         let short = try context.handles(for: Array(Set(entries.map(\.noteID))))
@@ -52,53 +53,87 @@ struct TasksCommand: NotesCommand {
 }
 
 struct DoneCommand: NotesCommand {
-    static let configuration = markConfiguration(name: "done", abstract: "Mark a task done.")
-    let reference: TaskReference
-    init(arguments: ParsedArguments) throws(UsageError) { reference = try TaskReference(arguments) }
-    func run(_ context: Context) throws { try reference.mark(done: true, context) }
+    static let configuration = markConfiguration(name: "done", abstract: "Mark tasks done.")
+    let references: [TaskReference]
+    init(arguments: ParsedArguments) throws(UsageError) { references = try TaskReference.all(arguments) }
+    func run(_ context: Context) throws { try TaskReference.mark(references, done: true, context) }
 }
 
 struct UndoneCommand: NotesCommand {
-    static let configuration = markConfiguration(name: "undone", abstract: "Mark a task open again.")
-    let reference: TaskReference
-    init(arguments: ParsedArguments) throws(UsageError) { reference = try TaskReference(arguments) }
-    func run(_ context: Context) throws { try reference.mark(done: false, context) }
+    static let configuration = markConfiguration(name: "undone", abstract: "Mark tasks open again.")
+    let references: [TaskReference]
+    init(arguments: ParsedArguments) throws(UsageError) { references = try TaskReference.all(arguments) }
+    func run(_ context: Context) throws { try TaskReference.mark(references, done: false, context) }
+}
+
+extension TaskWindow {
+    /// "No open tasks due ..." in the user's words.
+    var words: String {
+        switch self {
+        case .today: "today"
+        case .tomorrow: "tomorrow"
+        case .week: "this week"
+        case .overdue: "before today"
+        }
+    }
 }
 
 private func markConfiguration(name: String, abstract: String) -> CommandConfiguration {
     CommandConfiguration(
         name: name, abstract: abstract,
-        usage: "<id>:<n> | <id> <n>",
-        discussion: "The reference is the note's handle (or a unique start or end of its id) and the task's number, as 'notes tasks' shows them.",
-        arguments: [TaskReference.reference, TaskReference.number]
+        usage: "<id>:<n>... | <id> <n>",
+        discussion: """
+            A reference is the note's handle (or a unique start or end of its id) and the task's
+            number, as 'notes tasks' shows them. A task that is a checklist item of its note
+            ('- [ ] ...') is ticked in the note's text too.
+            """,
+        arguments: [TaskReference.references]
     )
 }
 
-/// `9c41f2:2`, or the note and the number as two arguments.
+/// `9c41f2:2`, or the note and the number as two words.
 struct TaskReference {
-    static let reference = Argument("ref", type: .text("ref"), help: "ID:N, or ID and N.", optional: true)
-    static let number = Argument("n", type: .text("n"), help: "The task's number, when not given after a colon.", optional: true)
+    static let references = Argument("ref", type: .text("ref"), help: "ID:N (several if you like), or ID and N.", repeating: true)
 
     let note: String
     let number: Int
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        let given = [arguments[Self.reference], arguments[Self.number]].compactMap { $0 }
-        let parts: [String]
-        switch given.count {
-        case 1: parts = given[0].split(whereSeparator: { $0 == ":" || $0 == "#" || $0 == "/" }).map(String.init)
-        case 2: parts = given
-        default: throw UsageError(message: "missing <ref> (for example 9c41f2:2)")
+    /// Every reference the words give, in order: `ID:N` words, or an `ID` word followed by `N`.
+    static func all(_ arguments: ParsedArguments) throws(UsageError) -> [TaskReference] {
+        var words = arguments.all(references)[...]
+        var found: [TaskReference] = []
+        while let word = words.popFirst() {
+            let parts = word.split(whereSeparator: { $0 == ":" || $0 == "#" || $0 == "/" }).map(String.init)
+            let given: [String]
+            if parts.count == 1, let next = words.first, Int(next) != nil {
+                words.removeFirst()
+                given = [word, next]
+            } else {
+                given = parts
+            }
+            guard given.count == 2, let number = Int(given[1]), number >= 1 else {
+                throw UsageError(message: "'\(given.count == 2 ? given.joined(separator: " ") : word)' is not a task reference (for example 9c41f2:2)")
+            }
+            found.append(TaskReference(note: given[0], number: number))
         }
-        guard parts.count == 2, let number = Int(parts[1]), number >= 1 else {
-            throw UsageError(message: "'\(given.joined(separator: " "))' is not a task reference (for example 9c41f2:2)")
-        }
-        note = parts[0]
-        self.number = number
+        guard !found.isEmpty else { throw UsageError(message: "missing <ref> (for example 9c41f2:2)") }
+        return found
     }
 
-    func mark(done: Bool, _ context: Context) throws {
-        let task = try NoteEdits.markTask(note, number: number, done: done, in: try context.store())
-        context.terminal.printError((done ? "Done: " : "Open again: ") + task.text)
+    /// Marks each in turn; a reference that fails is reported and the others are still marked.
+    static func mark(_ references: [TaskReference], done: Bool, _ context: Context) throws {
+        let store = try context.store()
+        var failed = 0
+        for reference in references {
+            do {
+                let task = try NoteEdits.markTask(reference.note, number: reference.number, done: done, in: store, at: Clock.now())
+                context.terminal.printError((done ? "Done: " : "Open again: ") + task.text)
+            } catch {
+                if references.count == 1 { throw error }
+                context.terminal.printError("\(reference.note):\(reference.number): " + NotesCLI.describe(error, context: context))
+                failed += 1
+            }
+        }
+        if failed > 0 { throw CommandFailure("\(failed) of \(references.count) tasks were not marked (the others were).") }
     }
 }

@@ -9,6 +9,8 @@ enum Completion: Sendable, Equatable {
     case tags
     /// The sync remotes' names.
     case remotes
+    /// The handles of the notes changed last.
+    case notes
     case files
     case directories
 }

@@ -33,7 +33,7 @@ enum NotesCLI {
 
             OPTIONS:
               -h, --help              Show help information.
-              --version               Show the version.
+              -v, --version           Show the version.
 
             COMMANDS:
 
@@ -55,7 +55,7 @@ enum NotesCLI {
         case "-h", "--help":
             terminal.out.write(mainHelp())
             return ExitCode.success
-        case "--version":
+        case "-v", "-V", "--version":
             terminal.print("notes \(version)")
             return ExitCode.success
         case "help":
@@ -79,6 +79,11 @@ enum NotesCLI {
             break
         }
         guard let command = commands.first(where: { $0.configuration.name == name }) else {
+            // An option before any command is not a misspelt command: `-x` is one edit from `rm`.
+            if name.hasPrefix("-") {
+                return usageFailure("unknown option '\(name)' (options go after the command: notes <command> [<options>])",
+                                    usage: "notes <command> [<options>]", helpHint: "notes --help", terminal: terminal)
+            }
             let close = listedCommands.map { $0.configuration.name }.filter { editDistance($0, name) <= 2 }.first
             let hint = close.map { " (did you mean '\($0)'?)" } ?? ""
             return usageFailure("unknown command '\(name)'\(hint)", usage: "notes <command> [<options>]", helpHint: "notes --help", terminal: terminal)

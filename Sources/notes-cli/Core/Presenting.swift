@@ -64,7 +64,7 @@ extension ValueType where Value == String {
                   invalid: { _, text in "'\(text)' is not a tag (letters, digits, _, - and / only)" })
     }
     /// A note's handle or any unique start or end of its id (resolved by the store).
-    static var note: ValueType { .text("id") }
+    static var note: ValueType { .text("id", completion: .notes) }
 }
 
 /// Options and arguments several commands share, declared once.
