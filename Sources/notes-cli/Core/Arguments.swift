@@ -1,5 +1,5 @@
 // A command's arguments and options, declared once as typed values: parsing, validation, help
-// and shell completion all come from the declarations (see DESIGN.md, "Declared commands").
+// and shell completion all come from the declarations, so they cannot disagree.
 
 /// What the shell may offer for a value (`notes completion`).
 enum Completion: Sendable, Equatable {
