@@ -128,10 +128,15 @@ public final class NoteAnalyzer: NoteAnalyzing {
     public enum RuleTasks: String, Sendable { case checklists, all }
     let ruleTasks: RuleTasks
 
+    /// The nearest labelled notes by meaning, which vote for the category (nil: no vote, as
+    /// without an embedding model).
+    public let neighbours: CategoryNeighbours?
+
     public init(model: LanguageModel, reader: NoteReader? = nil, corrections: [(text: String, category: Category)] = [],
-                summaries: Summaries = .note, ruleTasks: RuleTasks = .checklists) {
+                neighbours: CategoryNeighbours? = nil, summaries: Summaries = .note, ruleTasks: RuleTasks = .checklists) {
         self.model = model
         self.reader = reader
+        self.neighbours = neighbours
         self.ruleTasks = ruleTasks
         self.summaries = summaries
         // Its context is made on first use: with summaries from the note, never.
@@ -139,9 +144,10 @@ public final class NoteAnalyzer: NoteAnalyzing {
         categories = CategoryScorer(model: model, corrections: corrections)
     }
 
-    /// The same model (loaded once) and summaries, with other corrections as examples.
-    public func with(corrections: [(text: String, category: Category)]) -> NoteAnalyzer {
-        NoteAnalyzer(model: model, reader: reader, corrections: corrections, summaries: summaries, ruleTasks: ruleTasks)
+    /// The same model (loaded once) and summaries, with other corrections as examples and
+    /// neighbours.
+    public func with(corrections: [(text: String, category: Category)], neighbours: CategoryNeighbours?) -> NoteAnalyzer {
+        NoteAnalyzer(model: model, reader: reader, corrections: corrections, neighbours: neighbours, summaries: summaries, ruleTasks: ruleTasks)
     }
 
     /// Bumped when the analysis changes in a way the prompts do not show (deadline rules).
@@ -152,6 +158,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
         NoteAnalyzer.name(of: model) + "@" + NoteAnalyzer.identity(of: model) + "/" + NoteAnalyzer.fingerprint + (summaries == .model ? "/generated" : "")
             + (reader.map { "+" + NoteAnalyzer.name(of: $0.model) + "@" + NoteAnalyzer.identity(of: $0.model)
                 + "/" + NoteAnalyzer.readerFingerprint + (ruleTasks == .all ? "/rules" : "") } ?? "")
+            + (neighbours.map { "+votes:" + $0.identity } ?? "")
     }
 
     /// The file's size stands for its identity: cheap (no load), and it differs between models.
@@ -264,7 +271,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// The category (the scorer's, or without the model the keywords'), the rules' tasks with
     /// their due days, the urgency from them, the note's opening as summary.
     public func quickAnalysis(_ note: Note, today: Timestamp, usingModel: Bool) async throws -> Analysis {
-        let category = usingModel ? try await category(of: note) : NoteAnalyzer.ruleCategory(note)
+        let category = usingModel ? try await category(of: note) : ruleCategory(note)
         let tasks = NoteAnalyzer.tasks(checklist: NoteAnalyzer.tasks(in: note.body), read: [], note: note)
         let pressing = NoteAnalyzer.isPressing(note, today: today)
         return Analysis(category: category, urgency: NoteAnalyzer.urgency(tasks: tasks, pressing: pressing, today: today), tasks: tasks,
@@ -279,14 +286,35 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
     /// A tag naming a category, else the scorer's; the reader's choice (`reader`) is added to
     /// the scorer's as one keyword more (`CategoryScorer.keywordWeight`): on the dev sample the
-    /// two are each right for 70% of notes, but not the same ones, and together for 75%.
+    /// two are each right for 70% of notes, but not the same ones, and together for 75%. The
+    /// nearest labelled notes' vote (`neighbours`) is added with its own weight.
     private func category(of note: Note, reader: Category? = nil) async throws -> Category {
         if let tagged = NoteAnalyzer.taggedCategory(note) { return tagged }
         let text = NoteText.fullText(title: note.title, body: note.body)
-        guard let reader else { return try await categories.category(of: text) }
         var scores = try await categories.scores(of: text)
-        if let index = Category.allCases.firstIndex(of: reader) { scores[index] += CategoryScorer.keywordWeight }
-        return CategoryScorer.best(scores)
+        if let reader, let index = Category.allCases.firstIndex(of: reader) { scores[index] += CategoryScorer.keywordWeight }
+        return CategoryScorer.best(NoteAnalyzer.adding(votes(for: text), to: scores))
+    }
+
+    /// The neighbours' vote for the text, or nil without neighbours or when the text cannot be
+    /// embedded now (the category is then the model's and the keywords' alone).
+    func votes(for text: String) -> [Double]? {
+        try? neighbours?.votes(for: text)
+    }
+
+    static func adding(_ votes: [Double]?, to scores: [Double]) -> [Double] {
+        guard let votes else { return scores }
+        return zip(scores, votes).map { $0 + CategoryNeighbours.weight * $1 }
+    }
+
+    /// Without the model: a tag naming a category, else the keywords' and the neighbours' vote
+    /// (`other` with neither).
+    func ruleCategory(_ note: Note) -> Category {
+        if let tagged = NoteAnalyzer.taggedCategory(note) { return tagged }
+        let text = NoteText.fullText(title: note.title, body: note.body)
+        guard let votes = votes(for: text) else { return CategoryScorer.keywordCategory(of: text) }
+        let keywords = CategoryScorer.keywordCounts(in: text).map { CategoryScorer.keywordWeight * Double(min(3, $0)) }
+        return CategoryScorer.best(NoteAnalyzer.adding(votes, to: keywords))
     }
 
     /// What plain rules find in a note, with no model: its deadline, tasks and urgency.
@@ -316,6 +344,12 @@ public final class NoteAnalyzer: NoteAnalyzing {
     public func categoryScores(_ note: Note) async throws -> [Category: Double] {
         let scores = try await categories.scores(of: NoteText.fullText(title: note.title, body: note.body))
         return Dictionary(uniqueKeysWithValues: zip(Category.allCases, scores))
+    }
+
+    /// The nearest labelled notes' vote for this note, or nil without neighbours, for the
+    /// evaluation's study of the vote.
+    public func categoryVotes(_ note: Note) -> [Category: Double]? {
+        votes(for: NoteText.fullText(title: note.title, body: note.body)).map { Dictionary(uniqueKeysWithValues: zip(Category.allCases, $0)) }
     }
 
     /// Guided generation of the summary, with the category and (when the note names a deadline)

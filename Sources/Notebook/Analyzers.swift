@@ -11,19 +11,21 @@ struct AnalyzerSettingError: Error, CustomStringConvertible {
 
 public enum Analyzers {
     /// With `store`, the user's category corrections become examples (read once; the daemon
-    /// swaps them in when `corrections(store:)` changes). `NOTES_SUMMARIES` chooses where
-    /// summaries come from.
+    /// swaps them in when `corrections(store:)` changes) and vote with the bundled examples
+    /// nearest in meaning (`CategoryNeighbours`, when the embedding model can run).
+    /// `NOTES_SUMMARIES` chooses where summaries come from.
     public static func make(environment: [String: String], store: NoteStore? = nil) throws -> NoteAnalyzer {
-        try make(environment: environment, corrections: store.map { Analyzers.corrections(store: $0) } ?? [])
+        try make(environment: environment, corrections: store.map { Analyzers.corrections(store: $0, environment: environment) } ?? [])
     }
 
-    public static func make(environment: [String: String], corrections: [(text: String, category: Category)]) throws -> NoteAnalyzer {
+    public static func make(environment: [String: String], corrections: [CategoryCorrection]) throws -> NoteAnalyzer {
         guard let summaries = NoteAnalyzer.Summaries.fromEnvironment(environment) else {
             let choices = NoteAnalyzer.Summaries.allCases.map(\.rawValue).joined(separator: " or ")
             throw AnalyzerSettingError(description: "NOTES_SUMMARIES is \"\(environment["NOTES_SUMMARIES"] ?? "")\"; use \(choices)")
         }
         return NoteAnalyzer(model: NoteAnalyzer.model(environment: environment), reader: reader(environment: environment).reader,
-                            corrections: corrections, summaries: summaries)
+                            corrections: corrections.map { ($0.text, $0.category) }, neighbours: neighbours(environment: environment, corrections: corrections),
+                            summaries: summaries)
     }
 
     /// The model that reads tasks and summaries, when it can run; else why not (the analysis then
@@ -34,8 +36,22 @@ public enum Analyzers {
         return (NoteReader(model: model), nil)
     }
 
-    /// The corrections an analyzer made now would read as examples.
-    public static func corrections(store: NoteStore) -> [(text: String, category: Category)] {
-        (try? store.categoryCorrections(limit: NoteAnalyzer.maximumCorrections)) ?? []
+    /// Every correction, newest first, with its stored vector by the embedding model the
+    /// environment names (the category scorer's prompt reads the newest
+    /// `NoteAnalyzer.maximumCorrections`; the neighbours, all of them).
+    public static func corrections(store: NoteStore, environment: [String: String]) -> [CategoryCorrection] {
+        let version = TextEmbeddings.fromEnvironment(environment)?.version
+        return ((try? store.categoryCorrections(vectorModel: version)) ?? []).map { CategoryCorrection(text: $0.text, category: $0.category, vector: $0.vector) }
+    }
+
+    /// The bundled examples and the corrections, voting through the embedding model the
+    /// environment names; nil when it cannot run (the category is then the scorer's alone).
+    /// Only the cheap checks run here: nothing is embedded before the first vote.
+    public static func neighbours(environment: [String: String], corrections: [CategoryCorrection]) -> CategoryNeighbours? {
+        guard let embedder = TextEmbeddings.fromEnvironment(environment), embedder.unavailableReason() == nil else { return nil }
+        return CategoryNeighbours(modelVersion: embedder.version, corrections: corrections) { texts in
+            // A note's first part is its vector here, as chunk 0 is in the store.
+            try embedder.embed(documents: texts.map { String($0.prefix(3_000)) }).map { $0.first ?? [] }
+        }
     }
 }

@@ -70,14 +70,18 @@ extension NoteStore {
     }
 
     /// Live notes whose category the user corrected (`notes set --category`), the most recently
-    /// changed first: the analyzer reads them as examples of the user's own categories.
-    public func categoryCorrections(limit: Int) throws -> [(text: String, category: Category)] {
+    /// changed first (at most `limit`, or all): the analyzer reads them as examples of the user's
+    /// own categories. `vectorModel`: each comes with its first part's vector by that model, when
+    /// it has a current one.
+    public func categoryCorrections(limit: Int? = nil, vectorModel: String? = nil) throws -> [(text: String, category: Category, vector: [Float]?)] {
         try database.statement("""
-            SELECT n.title, n.body, a.user_category FROM analyses a JOIN notes n ON n.seq = a.note_seq
+            SELECT n.title, n.body, a.user_category, v.vector FROM analyses a JOIN notes n ON n.seq = a.note_seq
+            LEFT JOIN note_vectors v ON v.note_seq = n.seq AND v.chunk = 0 AND v.model = ? AND v.content_hash = n.content_hash
             WHERE a.user_category IS NOT NULL AND n.deleted IS NULL
-            ORDER BY n.updated DESC LIMIT ?
-            """).rows([Int64(limit)]) { row in
-            (text: NoteText.fullText(title: row.string(0), body: row.string(1)), category: Category(rawValue: row.string(2)) ?? .other)
+            ORDER BY n.updated DESC, n.seq DESC LIMIT \(limit ?? -1)
+            """).rows([vectorModel ?? ""]) { row in
+            (text: NoteText.fullText(title: row.string(0), body: row.string(1)), category: Category(rawValue: row.string(2)) ?? .other,
+             vector: row.isNull(3) ? nil : row.withBlob(3) { FloatVector.floats($0) })
         }
     }
 

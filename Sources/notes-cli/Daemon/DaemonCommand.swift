@@ -104,7 +104,7 @@ struct DaemonCommand: NotesCommand {
         let store = try context.store()
         let lock = try DaemonLock(home: context.notebookHome)
         defer { withExtendedLifetime(lock) {} }
-        var corrections = Analyzers.corrections(store: store)
+        var corrections = Analyzers.corrections(store: store, environment: context.environment)
         var analyzer = try Analyzers.make(environment: context.environment, corrections: corrections)
         let embedder = Embeddings.make(context: context)
         var worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
@@ -177,10 +177,12 @@ struct DaemonCommand: NotesCommand {
                     log.info("a change brings work: the model wakes")
                 }
                 // A category set by hand (`notes set`) is an example for the next notes.
-                let latest = Analyzers.corrections(store: store)
-                if !latest.elementsEqual(corrections, by: ==) {
+                // A vector the note gains meanwhile is not a change.
+                let latest = Analyzers.corrections(store: store, environment: context.environment)
+                if !latest.elementsEqual(corrections, by: { $0.text == $1.text && $0.category == $1.category }) {
                     corrections = latest
-                    analyzer = analyzer.with(corrections: corrections)
+                    analyzer = analyzer.with(corrections: corrections.map { ($0.text, $0.category) },
+                                             neighbours: Analyzers.neighbours(environment: context.environment, corrections: corrections))
                     worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
                     log.info("category corrections changed: the examples are read again")
                 }

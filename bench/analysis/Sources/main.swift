@@ -3,7 +3,10 @@
 // --rules-only skips the model: the category from tags and keywords (a backlog's quick stage),
 // tasks and urgency (their rules are plain code), in seconds, for working on those rules; the
 // summary is left empty and scores as a miss.
-// --category-scores adds each note's calibrated category scores ("scores") to its line.
+// --category-scores adds each note's calibrated category scores ("scores") to its line, and with
+// the vote, the nearest labelled notes' vote ("votes") and the note's vector ("vector").
+// The bundled examples nearest in meaning vote for the category as in the product, through the
+// multilingual embedding model set-up installs (NOTES_DEPS); --no-votes leaves them out.
 // NOTES_READER_MODEL names the model that reads tasks and summaries (else the default reader,
 // `NoteReader.model(environment:)`; `none` for the rules alone); --rule-tasks all adds every task
 // the rules find to the reader's. --batch N reads N notes at a time (default 1: one
@@ -35,9 +38,17 @@ let environment = ProcessInfo.processInfo.environment
 let ruleTasks = arguments.firstIndex(of: "--rule-tasks").flatMap { NoteAnalyzer.RuleTasks(rawValue: arguments[$0 + 1]) } ?? .checklists
 let batch = max(1, arguments.firstIndex(of: "--batch").flatMap { Int(arguments[$0 + 1]) } ?? 1)
 let copies = arguments.contains("--copies")
+let deps = environment["NOTES_DEPS"] ?? "/opt/notes-deps"
+let embedder = MultilingualEmbeddingModel(path: deps + "/e5/e5-small-q4.bin", libraryPath: deps + "/e5/libe5.so")
+let firstPart: CategoryNeighbours.Embed = { texts in try embedder.embed(documents: texts.map { String($0.prefix(3_000)) }).map { $0.first ?? [] } }
+if !arguments.contains("--no-votes"), case let .unavailable(reason) = embedder.availability {
+    FileHandle.standardError.write(Data("the vote needs the embedding model: \(reason) (or pass --no-votes)\n".utf8))
+    exit(1)
+}
+let neighbours = arguments.contains("--no-votes") ? nil : CategoryNeighbours(modelVersion: embedder.version, corrections: [], embed: firstPart)
 let analyzer = NoteAnalyzer(model: NoteAnalyzer.model(environment: environment),
                             reader: NoteReader.model(environment: environment).map { NoteReader(model: $0, batchSize: batch, copies: copies) },
-                            ruleTasks: ruleTasks)
+                            neighbours: neighbours, ruleTasks: ruleTasks)
 if !rulesOnly, let reason = analyzer.unavailableReason() {
     FileHandle.standardError.write(Data("model unavailable: \(reason)\n".utf8))
     exit(1)
@@ -52,6 +63,13 @@ FileHandle.standardError.write(Data("prewarm: \(Int(milliseconds() - prewarmStar
 guard FileManager.default.createFile(atPath: arguments[2], contents: nil), let output = FileHandle(forWritingAtPath: arguments[2]) else {
     FileHandle.standardError.write(Data("cannot write \(arguments[2])\n".utf8))
     exit(1)
+}
+// The bundled examples' vectors beside the notes' (OUT.examples.jsonl), to study the vote.
+if arguments.contains("--category-scores"), let neighbours {
+    let lines = try zip(CategoryNeighbours.examples, firstPart(CategoryNeighbours.examples.map(\.text))).map { example, vector in
+        String(decoding: try JSONSerialization.data(withJSONObject: ["category": example.category.rawValue, "vector": vector] as [String: Any]), as: UTF8.self)
+    }
+    try (lines.joined(separator: "\n") + "\n").write(toFile: arguments[2] + ".examples.jsonl", atomically: true, encoding: .utf8)
 }
 let runStart = milliseconds()
 var done = 0
@@ -103,6 +121,10 @@ for (dev, note) in zip(notes, made) {
         record["valid"] = true
         if arguments.contains("--category-scores") {
             record["scores"] = Dictionary(uniqueKeysWithValues: try await analyzer.categoryScores(note).map { ($0.key.rawValue, $0.value) })
+            if let votes = analyzer.categoryVotes(note) {
+                record["votes"] = Dictionary(uniqueKeysWithValues: votes.map { ($0.key.rawValue, $0.value) })
+                record["vector"] = try firstPart([NoteText.fullText(title: note.title, body: note.body)]).first
+            }
         }
     } catch {
         record["valid"] = false
