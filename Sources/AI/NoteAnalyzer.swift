@@ -205,12 +205,19 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// (`ownSummary(of:)`) is not given to it: most notes are, and generating a summary is most
     /// of the time an analysis takes.
     public func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis {
+        try await analyzeExplained(note, today: today, partial: partial).analysis
+    }
+
+    /// The analysis, with the category the reader chose on its own (nil without a reader), for
+    /// the evaluation's study of how the category's voices add up.
+    public func analyzeExplained(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)? = nil) async throws
+        -> (analysis: Analysis, readerCategory: Category?) {
         if let reader {
             let reading = try await reader.read(note, summary: NoteAnalyzer.ownSummary(of: note.body) == nil)
             let analysis = try await analysis(of: note, reading: reading, today: today)
             partial?(GeneratedAnalysis(category: analysis.category, urgency: analysis.urgency, tasks: analysis.tasks.map(\.text),
                                        summary: analysis.summary).generatedContent.jsonString)
-            return analysis
+            return (analysis, reading.category)
         }
         let category = try await category(of: note)
         let (reading, tasks, urgency) = NoteAnalyzer.plan(note, today: today)
@@ -222,8 +229,8 @@ public final class NoteAnalyzer: NoteAnalyzing {
             let generated = try await generate(note, today: today, category: category, urgency: reading.isPressing || reading.daysLeft != nil ? urgency : nil, partial: partial)
             summary = NoteAnalyzer.summary(model: generated.summary, body: note.body)
         }
-        return Analysis(category: category, urgency: urgency, tasks: tasks.map { TaskItem(text: $0) }, summary: summary,
-                        model: modelName, analyzedAt: today, analyzerVersion: analyzerVersion, contentHash: note.contentHash)
+        return (Analysis(category: category, urgency: urgency, tasks: tasks.map { TaskItem(text: $0) }, summary: summary,
+                         model: modelName, analyzedAt: today, analyzerVersion: analyzerVersion, contentHash: note.contentHash), nil)
     }
 
     public var readsNotes: Bool { reader != nil }
@@ -271,7 +278,15 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// The category (the scorer's, or without the model the keywords'), the rules' tasks with
     /// their due days, the urgency from them, the note's opening as summary.
     public func quickAnalysis(_ note: Note, today: Timestamp, usingModel: Bool) async throws -> Analysis {
-        let category = usingModel ? try await category(of: note) : ruleCategory(note)
+        quickAnalysis(note, today: today, category: usingModel ? try await category(of: note) : ruleCategory(note))
+    }
+
+    /// The quick stage without the model (no generation, at most an embedding).
+    public func quickAnalysisWithoutModel(_ note: Note, today: Timestamp) -> Analysis {
+        quickAnalysis(note, today: today, category: ruleCategory(note))
+    }
+
+    private func quickAnalysis(_ note: Note, today: Timestamp, category: Category) -> Analysis {
         let tasks = NoteAnalyzer.tasks(checklist: NoteAnalyzer.tasks(in: note.body), read: [], note: note)
         let pressing = NoteAnalyzer.isPressing(note, today: today)
         return Analysis(category: category, urgency: NoteAnalyzer.urgency(tasks: tasks, pressing: pressing, today: today), tasks: tasks,
@@ -396,7 +411,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
     static func isTag(_ word: Substring) -> Bool { word.hasPrefix("#") && word.count > 1 }
 
     /// A tag that names one category (#work) is the user's own word for it.
-    static func taggedCategory(_ note: Note) -> Category? {
+    public static func taggedCategory(_ note: Note) -> Category? {
         let named = Set(note.tags.compactMap { Category(rawValue: $0.lowercased()) })
         return named.count == 1 ? named.first : nil
     }

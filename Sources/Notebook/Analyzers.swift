@@ -18,13 +18,15 @@ public enum Analyzers {
         try make(environment: environment, corrections: store.map { Analyzers.corrections(store: $0, environment: environment) } ?? [])
     }
 
-    public static func make(environment: [String: String], corrections: [CategoryCorrection]) throws -> NoteAnalyzer {
+    /// `voting` false: no vote of the labelled notes (nothing to embed), for a caller whose
+    /// category is already known.
+    public static func make(environment: [String: String], corrections: [CategoryCorrection], voting: Bool = true) throws -> NoteAnalyzer {
         guard let summaries = NoteAnalyzer.Summaries.fromEnvironment(environment) else {
             let choices = NoteAnalyzer.Summaries.allCases.map(\.rawValue).joined(separator: " or ")
             throw AnalyzerSettingError(description: "NOTES_SUMMARIES is \"\(environment["NOTES_SUMMARIES"] ?? "")\"; use \(choices)")
         }
         return NoteAnalyzer(model: NoteAnalyzer.model(environment: environment), reader: reader(environment: environment).reader,
-                            corrections: corrections.map { ($0.text, $0.category) }, neighbours: neighbours(environment: environment, corrections: corrections),
+                            corrections: corrections.map { ($0.text, $0.category) }, neighbours: voting ? neighbours(environment: environment, corrections: corrections) : nil,
                             summaries: summaries)
     }
 
@@ -53,5 +55,14 @@ public enum Analyzers {
             // A note's first part is its vector here, as chunk 0 is in the store.
             try embedder.embed(documents: texts.map { String($0.prefix(3_000)) }).map { $0.first ?? [] }
         }
+    }
+
+    /// Who teaches the categories: the user's corrections (all of them vote, the newest
+    /// `inPrompt` are also the scorer's examples) and, when the embedding model can run, the
+    /// bundled examples (else none: no vote by meaning).
+    public static func categoryTeachers(store: NoteStore, environment: [String: String]) throws -> (corrections: Int, examples: Int, inPrompt: Int) {
+        let corrections = try store.categoryCorrectionCount()
+        let examples = neighbours(environment: environment, corrections: []) == nil ? 0 : CategoryNeighbours.examples.count
+        return (corrections, examples, min(corrections, NoteAnalyzer.maximumCorrections))
     }
 }

@@ -1,5 +1,6 @@
-// Changes to a note the CLI and `notes mcp` both make: a line appended, a task marked done. One
-// rule each, so a note changed through either is the same note.
+// Changes to a note the CLI and `notes mcp` both make: a line appended, a task marked done, a
+// category set. One rule each, so a note changed through either is the same note.
+import AI
 import Notes
 import Storage
 
@@ -36,6 +37,23 @@ public enum NoteEdits {
         }
         try store.setTaskDone(id, index: number - 1, done: done, edited: ticked)
         return task
+    }
+
+    /// Sets the category or urgency of the note `reference` names: the user's correction, which
+    /// outlives every re-analysis. A note not analysed yet first gets its quick analysis (a tag,
+    /// keywords and the labelled notes' vote, the rules' tasks; no generation), so a correction
+    /// never waits for the model. Returns the analysis as it now stands.
+    public static func correct(_ reference: String, category: Category?, urgency: Int?, in store: NoteStore,
+                               analyzer: NoteAnalyzer, today: Timestamp) throws -> Analysis {
+        let id = try store.resolve(reference)
+        // The note may change between the quick analysis and its saving: then once more.
+        for _ in 0..<3 where try store.analysis(for: id) == nil {
+            guard let note = try store.note(id) else { break }
+            try store.saveAnalysis(analyzer.quickAnalysisWithoutModel(note, today: today), for: id)
+        }
+        try store.correct(id, category: category, urgency: urgency)
+        guard let analysis = try store.analysis(for: id) else { throw NoteStoreError.notAnalysed(try store.handle(of: id)) }
+        return analysis
     }
 }
 

@@ -69,6 +69,13 @@ extension NoteStore {
             """, [corrections.category?.rawValue, corrections.urgency, seq])
     }
 
+    /// How many live notes have a category the user set.
+    public func categoryCorrectionCount() throws -> Int {
+        Int(try database.scalarInt("""
+            SELECT count(*) FROM analyses a JOIN notes n ON n.seq = a.note_seq WHERE a.user_category IS NOT NULL AND n.deleted IS NULL
+            """) ?? 0)
+    }
+
     /// Live notes whose category the user corrected (`notes set --category`), the most recently
     /// changed first (at most `limit`, or all): the analyzer reads them as examples of the user's
     /// own categories. `vectorModel`: each comes with its first part's vector by that model, when

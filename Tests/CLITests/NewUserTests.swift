@@ -98,4 +98,28 @@ import Testing
         #expect(json.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
         #expect(!json.stderr.contains(notice))
     }
+
+    @Test func setWorksOnANoteNotAnalysedYetAndStatusSaysWhoTeachesTheCategories() throws {
+        let notebook = Notebook()
+        let id = try notebook.add("Rehearsal with the band on Thursday, bring the new setlist")
+        let before = try #require(try notebook.run(["status", "--json"]).json as? [String: Any])
+        #expect(before["category_corrections"] as? Int == 0)
+        // Before any analysis (no model has run): the quick stage's analysis, then the correction.
+        let set = try notebook.run(["set", id, "--category", "work"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stderr.contains("Set: work"))
+        let analysis = try #require(try notebook.noteJSON(id)["analysis"] as? [String: Any])
+        #expect(analysis["category"] as? String == "work")
+        #expect(analysis["stage"] as? String == "quick", "the full analysis is still to come, and keeps the correction")
+        // Urgency alone on another unanalysed note: the quick stage's category stays.
+        let other = try notebook.add("Pay the electricity bill")
+        #expect(try notebook.run(["set", other, "--urgency", "4"]).status == 0)
+        let otherAnalysis = try #require(try notebook.noteJSON(other)["analysis"] as? [String: Any])
+        #expect(otherAnalysis["urgency"] as? Int == 4)
+        #expect(otherAnalysis["category"] as? String == "finance")
+        let after = try #require(try notebook.run(["status", "--json"]).json as? [String: Any])
+        #expect(after["category_corrections"] as? Int == 1, "an urgency alone does not teach the categories")
+        #expect(try notebook.run(["status"]).stdout.contains("Categories 1 correction of yours"))
+    }
 }
+

@@ -1,4 +1,5 @@
 // `notes set`: the user corrects an analysis; the correction outlives every re-analysis.
+import Notebook
 import Notes
 import Storage
 
@@ -28,9 +29,10 @@ struct SetCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         let store = try context.store()
-        let id = try store.resolve(reference)
-        try store.correct(id, category: category, urgency: urgency)
-        let analysis = try store.analysis(for: id)
-        context.terminal.printError("Set: \(analysis?.category.rawValue ?? "?"), urgency \(analysis?.urgency ?? 0)")
+        // A category given is the user's: the quick analysis's own is not needed, nor the vote.
+        let analyzer = category == nil ? try Analyzers.make(environment: context.environment, store: store)
+            : try Analyzers.make(environment: context.environment, corrections: [], voting: false)
+        let analysis = try NoteEdits.correct(reference, category: category, urgency: urgency, in: store, analyzer: analyzer, today: Clock.now())
+        context.terminal.printError("Set: \(analysis.category.rawValue), urgency \(analysis.urgency)")
     }
 }

@@ -25,6 +25,7 @@ struct StatusCommand: NotesCommand {
         let vectorsMissing = Embeddings.missing(embedder)
         let lackingVectors = try embedder.map { try store.lackingVectorCount(model: $0.version) } ?? counts.notes
         let daemon = DaemonLock.runningPID(home: context.notebookHome)
+        let teachers = try Analyzers.categoryTeachers(store: store, environment: context.environment)
         if json {
             context.terminal.emit(.object([
                 ("home", .string(context.home)),
@@ -38,6 +39,8 @@ struct StatusCommand: NotesCommand {
                 ("pending_analysis", .int(pending)),
                 ("model", .string(unavailable.map { "unavailable: \($0)" } ?? "available")),
                 ("reader", .string(readerMissing.map { "unavailable: \($0)" } ?? "available")),
+                ("category_corrections", .int(teachers.corrections)),
+                ("category_examples", .int(teachers.examples)),
                 ("pending_vectors", .int(lackingVectors)),
                 ("embedding_model", .string(vectorsMissing.map { "unavailable: \($0)" } ?? "available")),
                 ("daemon_pid", daemon.map { .int(Int($0)) } ?? .null),
@@ -49,6 +52,10 @@ struct StatusCommand: NotesCommand {
         terminal.print("Database   \(context.databasePath) (schema \(schema))")
         terminal.print("Notes      \(counts.notes) (\(counts.deleted) deleted), \(counts.tags) tags, \(counts.links) links (\(counts.brokenLinks) broken)")
         terminal.print("Analysis   \(pending) pending; model " + (unavailable.map { "unavailable: \($0)" } ?? "available"))
+        let corrections = "\(teachers.corrections) correction\(teachers.corrections == 1 ? "" : "s") of yours"
+        terminal.print("Categories " + (teachers.examples > 0 ? "\(corrections) and \(teachers.examples) bundled examples vote by meaning"
+            : "\(corrections) as examples (the newest \(teachers.inPrompt)); no vote by meaning without the embedding model")
+            + " (notes set ID --category C)")
         if let readerMissing { terminal.print("Reading    unavailable: \(readerMissing); tasks and summaries come from the rules") }
         terminal.print("Vectors    \(lackingVectors) note\(lackingVectors == 1 ? "" : "s") without a current one; embedding model "
             + (vectorsMissing.map { "unavailable: \($0); search is by words only" } ?? "available"))

@@ -107,11 +107,12 @@ for (dev, note) in zip(notes, made) {
     do {
         let today = Timestamp(iso8601: dev.today)!
         let analysis: Analysis
+        var readerCategory: Category?
         if let batched {
             guard let result = batched[note.id] else { throw GenerationDecodingError("no result from the batch") }
             analysis = try result.get()
         } else {
-            analysis = rulesOnly ? NoteAnalyzer.rules(note, today: today) : try await analyzer.analyze(note, today: today, partial: nil)
+            (analysis, readerCategory) = rulesOnly ? (NoteAnalyzer.rules(note, today: today), nil) : try await analyzer.analyzeExplained(note, today: today)
         }
         record["category"] = analysis.category.rawValue
         record["urgency"] = analysis.urgency
@@ -121,6 +122,8 @@ for (dev, note) in zip(notes, made) {
         record["valid"] = true
         if arguments.contains("--category-scores") {
             record["scores"] = Dictionary(uniqueKeysWithValues: try await analyzer.categoryScores(note).map { ($0.key.rawValue, $0.value) })
+            record["reader_category"] = readerCategory?.rawValue ?? NSNull()
+            record["tagged"] = NoteAnalyzer.taggedCategory(note)?.rawValue ?? NSNull()
             if let votes = analyzer.categoryVotes(note) {
                 record["votes"] = Dictionary(uniqueKeysWithValues: votes.map { ($0.key.rawValue, $0.value) })
                 record["vector"] = try firstPart([NoteText.fullText(title: note.title, body: note.body)]).first
