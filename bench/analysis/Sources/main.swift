@@ -3,6 +3,7 @@
 // --rules-only skips the model: the category from tags and keywords (a backlog's quick stage),
 // tasks and urgency (their rules are plain code), in seconds, for working on those rules; the
 // summary is left empty and scores as a miss.
+// --corrections FILE (dev-set lines, newest first) are the user's category corrections.
 // --category-scores adds each note's calibrated category scores ("scores") to its line, and with
 // the vote, the nearest labelled notes' vote ("votes") and the note's vector ("vector").
 // The bundled examples nearest in meaning vote for the category as in the product, through the
@@ -22,6 +23,8 @@ struct DevNote: Decodable {
     let created: String
     let today: String
     let text: String
+    /// The label, read only from a --corrections file.
+    let category: String?
 }
 
 let arguments = CommandLine.arguments
@@ -45,9 +48,19 @@ if !arguments.contains("--no-votes"), case let .unavailable(reason) = embedder.a
     FileHandle.standardError.write(Data("the vote needs the embedding model: \(reason) (or pass --no-votes)\n".utf8))
     exit(1)
 }
-let neighbours = arguments.contains("--no-votes") ? nil : CategoryNeighbours(modelVersion: embedder.version, corrections: [], embed: firstPart)
+// --corrections FILE: notes in the dev set's form whose labelled category the user set (the first
+// line the newest), as `notes set --category` makes them: examples in the scorer's prompt and voters.
+let corrections = try arguments.firstIndex(of: "--corrections").map { index in
+    try String(contentsOfFile: arguments[index + 1], encoding: .utf8).split(separator: "\n").map { line in
+        let dev = try JSONDecoder().decode(DevNote.self, from: Data(line.utf8))
+        let note = try NoteInput.makeNote(text: dev.text, title: nil, extraTags: [], at: Timestamp(iso8601: dev.created)!)
+        return CategoryCorrection(text: NoteText.fullText(title: note.title, body: note.body), category: Category(rawValue: dev.category ?? "") ?? .other)
+    }
+} ?? []
+let neighbours = arguments.contains("--no-votes") ? nil : CategoryNeighbours(modelVersion: embedder.version, corrections: corrections, embed: firstPart)
 let analyzer = NoteAnalyzer(model: NoteAnalyzer.model(environment: environment),
                             reader: NoteReader.model(environment: environment).map { NoteReader(model: $0, batchSize: batch, copies: copies) },
+                            corrections: corrections.map { ($0.text, $0.category) },
                             neighbours: neighbours, ruleTasks: ruleTasks)
 if !rulesOnly, let reason = analyzer.unavailableReason() {
     FileHandle.standardError.write(Data("model unavailable: \(reason)\n".utf8))
