@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// The notes package: an offline notes assistant. See README.md and DESIGN.md for the map.
+// The notes package: an offline notes assistant. See README.md and docs/ARCHITECTURE.md for the map.
 import PackageDescription
 
 let package = Package(

@@ -64,7 +64,7 @@ if [ "${#missing_wheels[@]}" -gt 0 ]; then
 fi
 
 site="$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-# Stable names for what the binary looks for at run time (see AI/ModelLocator and CLlama).
+# Stable names for what the binary looks for at run time (see AI/LlamaLibrary.swift, ModelConfiguration and CLlama).
 llama_dir="$site"
 [ -f "$llama_dir/include/llama.h" ] || llama_dir="$site/llama_cpp"
 [ -f "$llama_dir/include/llama.h" ] || { echo "Error: llama.h not found under $site" >&2; exit 1; }

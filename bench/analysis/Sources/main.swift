@@ -50,8 +50,8 @@ if !arguments.contains("--no-votes"), case let .unavailable(reason) = embedder.a
 }
 // --corrections FILE: notes in the dev set's form whose labelled category the user set (the first
 // line the newest), as `notes set --category` makes them: examples in the scorer's prompt and voters.
-let corrections = try arguments.firstIndex(of: "--corrections").map { index in
-    try String(contentsOfFile: arguments[index + 1], encoding: .utf8).split(separator: "\n").map { line in
+let corrections: [CategoryCorrection] = try arguments.firstIndex(of: "--corrections").map { index in
+    try String(contentsOfFile: arguments[index + 1], encoding: .utf8).split(separator: "\n").map { line -> CategoryCorrection in
         let dev = try JSONDecoder().decode(DevNote.self, from: Data(line.utf8))
         let note = try NoteInput.makeNote(text: dev.text, title: nil, extraTags: [], at: Timestamp(iso8601: dev.created)!)
         return CategoryCorrection(text: NoteText.fullText(title: note.title, body: note.body), category: Category(rawValue: dev.category ?? "") ?? .other)
