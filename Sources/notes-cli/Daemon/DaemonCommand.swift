@@ -109,7 +109,7 @@ struct DaemonCommand: NotesCommand {
         let embedder = Embeddings.make(context: context)
         var worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
         // Before anything that may load a model: a note added from now on gets its quick stage at once.
-        let stopQuickLane = once ? nil : try startQuickLane(context, analyzer: analyzer, log: log)
+        var stopQuickLane = once ? nil : try startQuickLane(context, analyzer: analyzer, log: log)
         defer { stopQuickLane?() }
         // Work that arrived while the last process gave way to this one wakes the models at once.
         let startsAsleep = pendingAsleep != nil
@@ -184,6 +184,16 @@ struct DaemonCommand: NotesCommand {
                     analyzer = analyzer.with(corrections: corrections.map { ($0.text, $0.category) },
                                              neighbours: Analyzers.neighbours(environment: context.environment, corrections: corrections))
                     worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
+                    // The quick lane votes with the same corrections: it starts again with them.
+                    if let stop = stopQuickLane {
+                        stop()
+                        do {
+                            stopQuickLane = try startQuickLane(context, analyzer: analyzer, log: log)
+                        } catch {
+                            stopQuickLane = nil
+                            log.warning("the quick stage cannot start again: \(error); new notes wait for the model")
+                        }
+                    }
                     log.info("category corrections changed: the examples are read again")
                 }
             case .timeout, .readable:
