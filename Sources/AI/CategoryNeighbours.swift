@@ -44,6 +44,8 @@ public final class CategoryNeighbours: Sendable {
 
     let embed: Embed
     let corrections: [CategoryCorrection]
+    /// Where the bundled examples' vectors are kept (nil: made in every process).
+    let cacheDirectory: String?
     /// Names the embedding model and the examples, for the analyzer's version.
     let identity: String
     private let labelled = Mutex<Result<[LabelledVector], any Error>?>(nil)
@@ -61,9 +63,10 @@ public final class CategoryNeighbours: Sendable {
 
     /// `embed` makes vectors with the model `modelVersion` names; a correction's stored vector
     /// must come from the same model.
-    public init(modelVersion: String, corrections: [CategoryCorrection], embed: @escaping Embed) {
+    public init(modelVersion: String, corrections: [CategoryCorrection], cacheDirectory: String? = nil, embed: @escaping Embed) {
         self.embed = embed
         self.corrections = corrections
+        self.cacheDirectory = cacheDirectory
         identity = modelVersion + "/" + String(ContentHash.of(CategoryNeighbours.examples.map { $0.category.rawValue + ":" + $0.text }
             .joined(separator: "\n") + "\(Self.voters) \(Self.temperature) \(Self.correctionWeight) \(Self.weight)").prefix(8))
     }
@@ -84,18 +87,58 @@ public final class CategoryNeighbours: Sendable {
         try labelled.withLock { state in
             if let state { return state }
             let result = Result { () throws -> [LabelledVector] in
+                let cached = cachedExampleVectors()
                 let lacking = corrections.filter { $0.vector == nil }.map(\.text)
-                let made = try embed(CategoryNeighbours.examples.map(\.text) + lacking)
-                guard made.count == CategoryNeighbours.examples.count + lacking.count else {
-                    throw GenerationError.decodingFailure("the embedding model gave \(made.count) vectors for \(CategoryNeighbours.examples.count + lacking.count) texts")
+                let wanted = (cached == nil ? CategoryNeighbours.examples.map(\.text) : []) + lacking
+                let made = wanted.isEmpty ? [] : try embed(wanted)
+                guard made.count == wanted.count else {
+                    throw GenerationError.decodingFailure("the embedding model gave \(made.count) vectors for \(wanted.count) texts")
                 }
-                var next = made[CategoryNeighbours.examples.count...].makeIterator()
-                return zip(CategoryNeighbours.examples, made).map { LabelledVector(vector: $1, category: $0.category, isCorrection: false) }
+                let examples = cached ?? Array(made.prefix(CategoryNeighbours.examples.count))
+                if cached == nil { saveExampleVectors(examples) }
+                var next = made[(made.count - lacking.count)...].makeIterator()
+                return zip(CategoryNeighbours.examples, examples).map { LabelledVector(vector: $1, category: $0.category, isCorrection: false) }
                     + corrections.map { LabelledVector(vector: $0.vector ?? next.next()!, category: $0.category, isCorrection: true) }
             }
             state = result
             return result
         }.get()
+    }
+
+    // The bundled examples' vectors cost about 6 s of CPU to make on two cores: every command
+    // that votes once (`notes set` on a note not analysed yet, `analyze --quick`, the daemon's
+    // quick lane after each start) would pay it. They are kept in a file named by the model and
+    // the examples: count and length as two 32-bit integers, then the floats, little-endian.
+
+    private var cachePath: String? {
+        cacheDirectory.map { "\($0)/category-examples-\(ContentHash.of(identity)).f32" }
+    }
+
+    private func cachedExampleVectors() -> [[Float]]? {
+        guard let path = cachePath, let bytes = try? FileSystem.read(path, limit: 64 << 20), bytes.count >= 8 else { return nil }
+        func integer(at offset: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) } }
+        let (count, length) = (integer(at: 0), integer(at: 4))
+        guard count == CategoryNeighbours.examples.count, length > 0, bytes.count == 8 + count * length * 4 else { return nil }
+        return (0..<count).map { row in
+            (0..<length).map { column in
+                let offset = 8 + (row * length + column) * 4
+                return Float(bitPattern: UInt32(integer(at: offset)))
+            }
+        }
+    }
+
+    private func saveExampleVectors(_ vectors: [[Float]]) {
+        guard let path = cachePath, let directory = cacheDirectory, let length = vectors.first?.count,
+              vectors.allSatisfy({ $0.count == length }) else { return }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(8 + vectors.count * length * 4)
+        func append(_ value: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) } }
+        append(UInt32(vectors.count))
+        append(UInt32(length))
+        for vector in vectors { for value in vector { append(value.bitPattern) } }
+        // A cache that cannot be written is made again next time: nothing is lost.
+        try? FileSystem.createDirectories(directory)
+        try? FileSystem.writeAtomically(bytes, to: path)
     }
 
     /// The `voters` nearest labelled vectors, each weighted by how near it is against the

@@ -51,7 +51,8 @@ public enum Analyzers {
     /// Only the cheap checks run here: nothing is embedded before the first vote.
     public static func neighbours(environment: [String: String], corrections: [CategoryCorrection]) -> CategoryNeighbours? {
         guard let embedder = TextEmbeddings.fromEnvironment(environment), embedder.unavailableReason() == nil else { return nil }
-        return CategoryNeighbours(modelVersion: embedder.version, corrections: corrections) { texts in
+        return CategoryNeighbours(modelVersion: embedder.version, corrections: corrections,
+                                  cacheDirectory: ModelConfiguration.cacheDirectory(environment)) { texts in
             // A note's first part is its vector here, as chunk 0 is in the store.
             try embedder.embed(documents: texts.map { String($0.prefix(3_000)) }).map { $0.first ?? [] }
         }

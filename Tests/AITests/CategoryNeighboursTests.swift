@@ -3,6 +3,7 @@
 // whose band notes are "work" teaches it with five corrections, and a new band note, in English or
 // in Greek, is analysed as work without the model.
 import Foundation
+import Synchronization
 import Testing
 @testable import AI
 import Notes
@@ -54,6 +55,39 @@ struct CategoryNeighboursTests {
         let analyzer = NoteAnalyzer(model: LanguageModel(configuration: ModelConfiguration(modelPath: "/nonexistent.gguf")), neighbours: neighbours)
         let note = try NoteInput.makeNote(text: "Pay the electricity bill and the rent", title: nil, extraTags: [], at: Timestamp(milliseconds: 0))
         #expect(analyzer.quickAnalysisWithoutModel(note, today: Timestamp(milliseconds: 0)).category == .finance)
+    }
+
+    @Test func theExamplesVectorsAreMadeOnceAndKeptForTheNextProcess() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("neighbours-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let embedded = Mutex<[String]>([])
+        // A made-up model: each text's vector from its length, so that the same text gives the same vector.
+        let embed: CategoryNeighbours.Embed = { texts in
+            embedded.withLock { $0 += texts }
+            return texts.map { Self.unit([Float($0.count % 7) + 1, Float($0.count % 5), 1]) }
+        }
+        let first = CategoryNeighbours(modelVersion: "made-up", corrections: [], cacheDirectory: directory, embed: embed)
+        let votes = try first.votes(for: "Pay the rent")
+        #expect(embedded.withLock { $0.count } == CategoryNeighbours.examples.count + 1)
+        // The next process: only the note and the correction that has no vector are embedded.
+        embedded.withLock { $0 = [] }
+        let next = CategoryNeighbours(modelVersion: "made-up", corrections: [CategoryCorrection(text: "Gig on Friday", category: .work)],
+                                      cacheDirectory: directory, embed: embed)
+        _ = try next.votes(for: "Pay the rent")
+        #expect(embedded.withLock { $0 } == ["Gig on Friday", "Pay the rent"])
+        let again = CategoryNeighbours(modelVersion: "made-up", corrections: [], cacheDirectory: directory, embed: embed)
+        #expect(try again.votes(for: "Pay the rent") == votes, "the same vectors come back from the file")
+        // Another model's vectors are not read: its own file is made.
+        embedded.withLock { $0 = [] }
+        _ = try CategoryNeighbours(modelVersion: "another", corrections: [], cacheDirectory: directory, embed: embed).votes(for: "x")
+        #expect(embedded.withLock { $0.count } == CategoryNeighbours.examples.count + 1)
+        // A damaged file is made again.
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            try Data([1, 2, 3]).write(to: URL(fileURLWithPath: directory + "/" + name))
+        }
+        embedded.withLock { $0 = [] }
+        #expect(try CategoryNeighbours(modelVersion: "made-up", corrections: [], cacheDirectory: directory, embed: embed).votes(for: "Pay the rent") == votes)
+        #expect(embedded.withLock { $0.count } == CategoryNeighbours.examples.count + 1)
     }
 
     // MARK: with the real embedding model

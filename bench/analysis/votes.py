@@ -8,7 +8,7 @@ models again. The same arithmetic as NoteAnalyzer.category(of:reader:) and
 CategoryNeighbours.votes(for:among:); --check says whether it gives the run's own categories.
 
   python3 bench/analysis/votes.py --devset DEV.jsonl OUT.jsonl [--check] [--grid]
-      [--weight W --voters K --temperature T]
+      [--by-language] [--examples FILE] [--weight W --voters K --temperature T]
 """
 import argparse
 import itertools
@@ -59,13 +59,15 @@ def main():
     parser.add_argument("--weight", type=float, default=1.5)
     parser.add_argument("--voters", type=int, default=7)
     parser.add_argument("--temperature", type=float, default=0.02)
+    parser.add_argument("--examples", help="the bundled examples' vectors (default RUN.examples.jsonl)")
     parser.add_argument("--check", action="store_true", help="the run's categories against these parameters'")
     parser.add_argument("--grid", action="store_true", help="accuracy over a grid of parameters")
+    parser.add_argument("--by-language", action="store_true", help="English against the other languages, short against long notes")
     args = parser.parse_args()
 
     labels = {d["id"]: d for d in load(args.devset)}
     rows = [r for r in load(args.run) if r.get("valid") and "scores" in r and r["id"] in labels]
-    examples = load(args.run + ".examples.jsonl")
+    examples = load(args.examples or args.run + ".examples.jsonl")
     print(f"{len(rows)} notes with scores")
 
     def accuracy(weight, voters, temperature, with_reader=True):
@@ -82,6 +84,17 @@ def main():
     print(f"no vote: {accuracy(0, args.voters, args.temperature):.1%} (scorer alone {accuracy(0, 1, 1, False):.1%})")
     print(f"vote alone (argmax): {sum(max(votes(r['vector'], examples, args.voters, args.temperature).items(), key=lambda kv: kv[1])[0] == labels[r['id']]['category'] for r in rows) / len(rows):.1%}")
     print(f"with the vote (w {args.weight}, k {args.voters}, t {args.temperature}): {accuracy(args.weight, args.voters, args.temperature):.1%}")
+    if args.by_language:
+        groups = {}
+        for r in rows:
+            d = labels[r["id"]]
+            for key in ("English" if d["lang"] == "en" else "other languages", "long (over 150 words)" if len(d["text"].split()) > 150 else "short"):
+                groups.setdefault(key, []).append(r)
+        for key, members in sorted(groups.items()):
+            shares = {r["id"]: votes(r["vector"], examples, args.voters, args.temperature) for r in members}
+            without = sum(category(r, None, 0) == labels[r["id"]]["category"] for r in members) / len(members)
+            with_vote = sum(category(r, shares[r["id"]], args.weight) == labels[r["id"]]["category"] for r in members) / len(members)
+            print(f"{key:<24} {len(members):>4} notes: no vote {without:.1%}, with the vote {with_vote:.1%}")
     if args.grid:
         results = []
         for weight, voters, temperature in itertools.product((0.5, 1, 1.5, 2, 3, 4), (3, 5, 7, 11, 15), (0.01, 0.02, 0.03, 0.05)):

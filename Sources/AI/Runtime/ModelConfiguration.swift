@@ -28,15 +28,22 @@ public struct ModelConfiguration: Sendable, Hashable {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         let deps = value("NOTES_DEPS") ?? "/opt/notes-deps"
         let model = value("NOTES_MODEL") ?? configuredModelPath ?? "\(deps)/default-model.gguf"
-        let cache: String? = if let home = value("NOTES_HOME") {
-            "\(home)/cache/prefixes"
+        return ModelConfiguration(modelPath: model, libraryPath: value("NOTES_LLAMA_LIBRARY"),
+                                  prefixCacheDirectory: cacheDirectory(environment).map { $0 + "/prefixes" })
+    }
+
+    /// Where what the models computed is kept between processes: `$NOTES_HOME/cache`, else
+    /// `$XDG_CACHE_HOME/notes`, else `~/.cache/notes`; nil without any of them.
+    public static func cacheDirectory(_ environment: [String: String]) -> String? {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        return if let home = value("NOTES_HOME") {
+            "\(home)/cache"
         } else if let xdg = value("XDG_CACHE_HOME") {
-            "\(xdg)/notes/prefixes"
+            "\(xdg)/notes"
         } else if let home = value("HOME") {
-            "\(home)/.cache/notes/prefixes"
+            "\(home)/.cache/notes"
         } else {
             nil
         }
-        return ModelConfiguration(modelPath: model, libraryPath: value("NOTES_LLAMA_LIBRARY"), prefixCacheDirectory: cache)
     }
 }
