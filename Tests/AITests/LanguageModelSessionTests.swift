@@ -163,7 +163,7 @@ struct LanguageModelSessionTests {
     @Test func cancellingStopsBetweenDecodeSteps() async throws {
         let session = LanguageModelSession(model: TestModel.shared)
         let task = Task { try await session.respond(to: "Write a very long story about a lighthouse.", options: GenerationOptions(maximumResponseTokens: 2000)) }
-        // Cancelled once decoding has begun: it stops at the next step, long before 2000 tokens.
+        // Cancelled once decoding has begun: it stops at a step boundary, long before 2000 tokens.
         await session.untilResponding()
         task.cancel()
         await #expect(throws: GenerationError.cancelled) { try await task.value }

@@ -31,8 +31,8 @@ public actor LanguageModelSession {
     /// Set by the tests: the token model a conversation runs on instead of llama.cpp.
     let backend: (any SessionBackend)?
     var isResponding = false
-    /// Whether a response of this session has begun (its first token is decoded), and who
-    /// waits for that (`untilResponding`).
+    /// Whether a response of this session has begun decoding (its prompt is evaluated), and
+    /// who waits for that (`untilResponding`).
     private var hasStartedResponding = false
     private var waitingForResponse: [CheckedContinuation<Void, Never>] = []
     /// Everything said so far, in order; see the kinds above.
@@ -102,9 +102,9 @@ public actor LanguageModelSession {
 
     var isRespondingNow: Bool { isResponding }
 
-    /// Returns once a response of this session has begun, its first token decoded (at once if
-    /// one has): for acting while a request runs (cancelling it, asking another) without
-    /// guessing how long its prompt takes to evaluate.
+    /// Returns once a response of this session (`respond`, `streamResponse`) has begun
+    /// decoding, its prompt evaluated (at once if one has): for acting while a request runs
+    /// (cancelling it, asking another) without guessing how long its prompt takes.
     public func untilResponding() async {
         if hasStartedResponding { return }
         await withCheckedContinuation { waitingForResponse.append($0) }
