@@ -1,6 +1,6 @@
 // Batches and copies are for speed only: with greedy decoding the reader's category and tasks
-// should be the same note for note as one note at a time without copies (batches are; copies,
-// off in the product, are not yet). On the 1.5B reader's
+// should be the same note for note as one note at a time without copies (batches nearly are;
+// copies, off in the product, are not yet). On the 1.5B reader's
 // K-quant weights batches give the very same logits; on this one's Q5_0 and Q8_0 weights nearly.
 // The dev set's first notes, read by the smallest reader that shows it, Qwen2.5-Coder-0.5B: here
 // the first 10, so that the test stays quick on two shared cores; bench/ai/backlog.sh compares
@@ -46,6 +46,13 @@ enum SmallReader {
 
 @Suite(.enabled(if: SmallReader.isPresent, "the small reader model is not installed"))
 struct BatchAgreementTests {
+    /// The reading as the JSON the model wrote, for checking it against the schema.
+    static func content(_ reading: NoteReading) throws -> GeneratedContent {
+        let object: [String: Any] = ["tasks": reading.tasks.map { ["task": $0.task, "due": $0.due] }, "summary": reading.summary,
+                                     "category": reading.category.rawValue]
+        return try GeneratedContent(json: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+    }
+
     @Test func batchesAndCopiesGiveTheSameReadings() async throws {
         let notes = Array(try DevNotes.firstThirty().prefix(10))
         let model = LanguageModel(configuration: ModelConfiguration(modelPath: SmallReader.path, contextSize: 4_096, threads: 1))
@@ -73,32 +80,38 @@ struct BatchAgreementTests {
             if let index = notes.firstIndex(where: { $0.id == note.id }), let reading = try? reading.get() { read.withLock { $0[index] = reading } }
         }
         let together = try notes.indices.map { index in try #require(read.withLock { $0[index] }, "note \(index) was read") }
+        // The same reader again, one note at a time: greedy decoding of the same tokens.
+        var again: [NoteReading] = []
+        for request in requests { again.append(try await plain.read(request.note, summary: request.summary)) }
+
         func same(_ a: NoteReading, _ b: NoteReading) -> Bool { a.category == b.category && a.tasks == b.tasks }
         let copiesAgree = zip(expected, copied).filter { same($0, $1) }.count
         let batchesAgree = zip(expected, together).filter { same($0, $1) }.count
-        // Each sequence has a cache of its own and its tokens are evaluated in the same pieces as
-        // alone, with flash attention off and plain weights (LlamaContext); before that, 6 to 9
-        // of 10 agreed. This model's Q5_0 and Q8_0 weights still compute a row otherwise when a
-        // step has more rows, which flips one reading here (two notes' prompts of one length,
-        // decoded together): 10 of 10 when each longer input is decoded alone, which costs a
-        // batch most of its gain, so the issue's one in ten is the bar. How many rows flip
-        // depends on the CPU's kernels: 9 of 10 where this was written, 8 of 10, every run, on
-        // an AVX2-only EPYC (Dec 2) with the same library and model. So one in ten is a known
-        // issue of this small model, and the floor catches a reading mixed up with another's.
-        #expect(batchesAgree >= notes.count - 3, "batches: \(batchesAgree) of \(notes.count) agree")
-        withKnownIssue("on some CPUs batches change two readings in ten", isIntermittent: true) {
-            #expect(batchesAgree >= notes.count - 1, "batches: \(batchesAgree) of \(notes.count) agree")
+        print("batch agreement: batches \(batchesAgree) of \(notes.count), copies \(copiesAgree) of \(notes.count), " +
+              "repeated reads \(zip(expected, again).filter { $0 == $1 }.count) of \(notes.count)")
+
+        // What holds on every machine kind the project runs on. A reading is the same, bit for
+        // bit, when its tokens are evaluated the same way again.
+        #expect(again == expected, "repeated plain reads are identical")
+        // Every reading, however made, is one the schema allows.
+        for (index, request) in requests.enumerated() {
+            let schema = request.summary ? NoteReading.generationSchema : NoteReading.schema(summaryCharacters: 0)
+            for (kind, reading) in [("plain", expected[index]), ("copies", copied[index]), ("batch", together[index])] {
+                #expect(throws: Never.self, "\(kind) reading of note \(index) fits the schema") { try schema.validate(try Self.content(reading)) }
+            }
         }
-        // A token and its drafts are evaluated as one piece of several rows, which llama.cpp's
-        // kernels compute otherwise than one row at a time, and copies cut an answer into other
-        // pieces than reading without them does (since the text a schema fixes goes with the
-        // token before it, more so): 7 of 10 agree here, 18 of 20 on the 1.5B reader
-        // (bench/ai/RESULTS.md, run H). That is why copies are off; the issue's one in ten is a
-        // known issue, and the floor catches a reading mixed up with another one's.
-        #expect(copiesAgree >= notes.count - 4, "copies: \(copiesAgree) of \(notes.count) agree")
-        withKnownIssue("copies change more readings than one in ten", isIntermittent: true) {
-            #expect(copiesAgree >= notes.count - 1, "copies: \(copiesAgree) of \(notes.count) agree")
-        }
+        // Batches and copies are for speed only, and yet llama.cpp's CPU kernels compute a row
+        // otherwise when a step evaluates several (the batch's rows, or a token with its
+        // drafts), which flips this small model's near-ties: each sequence has a cache of its
+        // own and its tokens are evaluated in the same pieces as alone, with flash attention off
+        // and plain weights (LlamaContext), and still this model's Q5_0 and Q8_0 weights give 9
+        // of 10 batched readings the same where this was written, 8 of 10 on an AVX2-only EPYC
+        // (Dec 2); copies, off in the product, agree 7 of 10 (18 of 20 on the 1.5B reader,
+        // bench/ai/RESULTS.md, run H). How many flip depends on the CPU, so the floors are
+        // below every machine's count seen, with a reading's margin: they catch a reading
+        // mixed up with another note's, or a batch that corrupts its rows, not a near-tie.
+        #expect(batchesAgree >= 7, "batches: \(batchesAgree) of \(notes.count) agree with one note at a time")
+        #expect(copiesAgree >= 6, "copies: \(copiesAgree) of \(notes.count) agree with reading without them")
         #expect(copying.usage.draftedTokens > 0, "some answer tokens are copied from the notes")
         #expect(plain.usage.draftedTokens == 0)
         #expect(expected.contains { !$0.tasks.isEmpty }, "the readings have tasks to compare")

@@ -163,7 +163,8 @@ struct LanguageModelSessionTests {
     @Test func cancellingStopsBetweenDecodeSteps() async throws {
         let session = LanguageModelSession(model: TestModel.shared)
         let task = Task { try await session.respond(to: "Write a very long story about a lighthouse.", options: GenerationOptions(maximumResponseTokens: 2000)) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancelled once decoding has begun: it stops at a step boundary, long before 2000 tokens.
+        await session.untilResponding()
         task.cancel()
         await #expect(throws: GenerationError.cancelled) { try await task.value }
     }
@@ -171,7 +172,7 @@ struct LanguageModelSessionTests {
     @Test func aSecondRequestWhileOneRunsIsRefused() async throws {
         let session = LanguageModelSession(model: TestModel.shared)
         let long = Task { try await session.respond(to: "Count from one to fifty in words.", options: GenerationOptions(maximumResponseTokens: 60)) }
-        try await Task.sleep(for: .milliseconds(200))
+        await session.untilResponding()
         await #expect(throws: GenerationError.concurrentRequests) { try await session.respond(to: "Hello") }
         _ = try await long.value
     }

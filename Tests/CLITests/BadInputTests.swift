@@ -141,8 +141,10 @@ import Testing
         _ = try notebook.add("warm up")
         let perWriter = 25
         let failures = Shared([String]())
+        let finished = DispatchGroup()
         let threads = (0..<3).map { worker in
             Thread {
+                defer { finished.leave() }
                 for index in 0..<perWriter {
                     let result = worker < 2 ? try? notebook.run(["add", "writer \(worker) note \(index)"])
                                             : try? notebook.run(["list", "--json"])
@@ -152,8 +154,11 @@ import Testing
                 }
             }
         }
-        threads.forEach { $0.start() }
-        while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
+        for thread in threads {
+            finished.enter()
+            thread.start()
+        }
+        finished.wait()
         #expect(failures.value.isEmpty, "\(failures.value.prefix(3))")
         let notes = try #require(try notebook.run(["list", "--json"]).json as? [Any])
         #expect(notes.count == 1 + 2 * perWriter)

@@ -4,41 +4,42 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A `notes daemon` process whose log (stderr) goes to a file the test can read.
+/// A `notes daemon` process whose log (stderr) comes through a pipe: kept for the test to read
+/// (and copied to a file), and waited on line by line.
 final class DaemonProcess {
     let process = Process()
     let logPath: String
+    private let output: WatchedOutput
 
     init(_ notebook: Notebook, arguments: [String] = [], environment: [String: String] = [:]) throws {
         logPath = notebook.root + "/daemon-\(UUID().uuidString.prefix(8)).log"
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Notebook.binary)
         process.arguments = ["daemon"] + arguments
         var env = Notebook.environment(home: notebook.home, root: notebook.root)
         env.merge(environment) { $1 }
         process.environment = env
-        process.standardError = FileHandle(forWritingAtPath: logPath)
+        let errors = Pipe()
+        process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
+        output = WatchedOutput(errors.fileHandleForReading, copyingTo: logPath)
         try process.run()
     }
 
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    var log: String { output.text }
 
-    /// Waits until the log contains `text` `count` times; false on timeout or exit.
+    /// Waits until the log contains `text` `count` times: true then, false when the daemon
+    /// ended first. No time limit decides it; `WatchedOutput.hangGuard` only ends a wait that
+    /// would otherwise never end.
     @discardableResult
-    func waitForLog(_ text: String, count: Int = 1, seconds: Double = 180) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if log.components(separatedBy: text).count - 1 >= count { return true }
-            if !process.isRunning { return log.components(separatedBy: text).count - 1 >= count }
-            usleep(50_000)
-        }
-        return false
+    func waitForLog(_ text: String, count: Int = 1) -> Bool {
+        output.wait { $0.components(separatedBy: text).count - 1 >= count }
     }
 
     func stop(signal: Int32 = SIGTERM) -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }
         process.waitUntilExit()
+        // Its last lines are in `log` once the pipe has ended.
+        output.waitForEnd()
         return process.terminationStatus
     }
 }
@@ -53,7 +54,7 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         let notebook = Notebook()
         _ = try notebook.add("a note")
         let daemon = try DaemonProcess(notebook, environment: ["NOTES_MODEL": notebook.root + "/missing.gguf"])
-        #expect(daemon.waitForLog("waiting for the model", seconds: 30))
+        #expect(daemon.waitForLog("waiting for the model"))
         let second = try notebook.run(["daemon"], environment: ["NOTES_MODEL": notebook.root + "/missing.gguf"])
         #expect(second.status == 1)
         #expect(second.stderr.contains("already running"))
@@ -110,7 +111,7 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
             if round == 0 {
                 #expect(daemon.waitForLog("analysed"))
             } else {
-                #expect(daemon.waitForLog("model ready", seconds: 60))
+                #expect(daemon.waitForLog("model ready"))
                 usleep(UInt32(schedule.next(below: 400_000)))
             }
             _ = daemon.stop(signal: SIGKILL)
@@ -139,21 +140,28 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         let daemon = try DaemonProcess(notebook, arguments: ["--keep-alive", "1s"])
         defer { _ = daemon.stop() }
         let pid = daemon.process.processIdentifier
-        let descriptors = { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1 }
+        // What the daemon holds open while asleep, looked at after a `daemon status` that finds
+        // the same process: the log line comes before the sleep's last lazy descriptor (a
+        // dispatch timer's timerfd), so both looks are taken at the same point after it.
+        let asleepDescriptors = { () throws -> [String] in
+            let status = try #require(try notebook.run(["daemon", "status", "--json"]).json as? [String: Any])
+            #expect(status["pid"] as? Int == Int(pid), "the same process")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            return names.map { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/" + $0)) ?? "?" }.sorted()
+        }
         let first = try notebook.add("Call the dentist tomorrow")
         #expect(daemon.waitForLog("analysed \(try notebook.handle(of: first)) in"))
         #expect(daemon.waitForLog("no work for 1 s: the model sleeps"))
         #expect(daemon.waitForLog("started afresh without the models: pid \(pid),"))
-        let running = try #require(try notebook.run(["daemon", "status", "--json"]).json as? [String: Any])
-        #expect(running["pid"] as? Int == Int(pid))
-        let asleep = descriptors()
+        let asleep = try asleepDescriptors()
         let second = try notebook.add("Pay the gas bill by Friday")
         #expect(daemon.waitForLog("a change brings work: the model wakes"))
         #expect(daemon.waitForLog("model ready", count: 2))
         #expect(daemon.waitForLog("analysed \(try notebook.handle(of: second)) in"))
         #expect(try notebook.noteJSON(second)["analysis"] is [String: Any])
         #expect(daemon.waitForLog("started afresh without the models", count: 2))
-        #expect(descriptors() == asleep && asleep > 0, "each sleep starts with the same open descriptors")
+        let again = try asleepDescriptors()
+        #expect(again.count == asleep.count && !asleep.isEmpty, "each sleep starts with as many open descriptors: \(asleep) then \(again)")
         #expect(daemon.stop() == 0)
         #expect(daemon.log.hasSuffix("stopped\n"), "\(daemon.log)")
     }
@@ -259,8 +267,8 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         for index in 1...10 { _ = try notebook.add("Pay the bill number \(index)") }
         let missing = ["NOTES_MODEL": notebook.root + "/none.gguf", "NOTES_EMBEDDING_MODEL": "none"]
         let daemon = try DaemonProcess(notebook, environment: missing)
-        #expect(daemon.waitForLog("waiting for the model", seconds: 30))
-        #expect(daemon.waitForLog(") in ", count: 10, seconds: 30), "\(daemon.log)")
+        #expect(daemon.waitForLog("waiting for the model"))
+        #expect(daemon.waitForLog(") in ", count: 10), "\(daemon.log)")
         #expect(daemon.stop(signal: SIGTERM) == 0)
         let listed = try #require(try notebook.run(["list", "--json"]).json as? [[String: Any]])
         #expect(listed.count == 10 && listed.allSatisfy { ($0["analysis"] as? [String: Any])?["stage"] as? String == "quick" }, "\(daemon.log)")

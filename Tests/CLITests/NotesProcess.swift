@@ -77,11 +77,15 @@ final class Notebook {
         }
         writer.start()
         let errorData = Shared(Data())
-        let errorReader = Thread { errorData.value = errors.fileHandleForReading.readDataToEndOfFile() }
+        let errorRead = DispatchSemaphore(value: 0)
+        let errorReader = Thread {
+            errorData.value = errors.fileHandleForReading.readDataToEndOfFile()
+            errorRead.signal()
+        }
         errorReader.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while errorReader.isExecuting || !errorReader.isFinished { usleep(1000) }
+        errorRead.wait()
         return RunResult(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
                          stderr: String(decoding: errorData.value, as: UTF8.self), stdoutBytes: outputData)
     }
@@ -106,3 +110,59 @@ final class Notebook {
 }
 
 enum NotebookError: Error { case failed(String) }
+
+/// A child's output read as it comes on a thread of its own: kept, copied to a file, and
+/// waited on for what it says (`wait`) or for its end (the child exited, or closed it).
+final class WatchedOutput {
+    /// Only ends a wait that would never end (a child that hangs without a word): no test's
+    /// outcome depends on it.
+    static let hangGuard: TimeInterval = 600
+
+    private let condition = NSCondition()
+    private var bytes = Data()
+    private var ended = false
+
+    init(_ handle: FileHandle, copyingTo path: String? = nil) {
+        let file = path.flatMap { path -> FileHandle? in
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            return FileHandle(forWritingAtPath: path)
+        }
+        let thread = Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                file?.write(chunk)
+                condition.lock()
+                bytes.append(chunk)
+                condition.broadcast()
+                condition.unlock()
+            }
+            try? file?.close()
+            condition.lock()
+            ended = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        thread.start()
+    }
+
+    var text: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Blocks until `holds` is true of the output so far (true), or the output ends without it (false).
+    func wait(until holds: (String) -> Bool) -> Bool {
+        let guardTime = Date().addingTimeInterval(Self.hangGuard)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if holds(String(decoding: bytes, as: UTF8.self)) { return true }
+            if ended || !condition.wait(until: guardTime) { return false }
+        }
+    }
+
+    /// Blocks until the output has ended.
+    func waitForEnd() { _ = wait { _ in false } }
+}

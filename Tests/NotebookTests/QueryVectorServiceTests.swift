@@ -17,6 +17,8 @@ import Testing
     final class Counter: Sendable {
         let made = Atomic<Int>(0)
         let unloaded = Atomic<Int>(0)
+        /// Signalled once per unload, for a test that waits for one.
+        let unloads = DispatchSemaphore(value: 0)
     }
 
     func start(_ home: String, keepAlive: KeepAlive, counter: Counter, version: String = "fake-embedder-1") throws -> QueryVectorService {
@@ -27,7 +29,10 @@ import Testing
                                          embedder.version = version
                                          return embedder
                                      },
-                                     didUnload: { counter.unloaded.add(1, ordering: .relaxed) },
+                                     didUnload: {
+                                         counter.unloaded.add(1, ordering: .relaxed)
+                                         counter.unloads.signal()
+                                     },
                                      log: { Issue.record("unexpected log: \($0)") })
     }
 
@@ -82,8 +87,8 @@ import Testing
             defer { service.stop() }
             #expect(QueryVectorService.ask(path: path, query: "rent", version: "fake-embedder-1") != nil)
             // keep-alive 0: the model is dropped as soon as the query is answered.
-            let deadline = Date().addingTimeInterval(10)
-            while counter.unloaded.load(ordering: .relaxed) < 1, Date() < deadline { usleep(2000) }
+            // (The limit only keeps a broken service from hanging the run: the unload comes at once.)
+            #expect(counter.unloads.wait(timeout: .now() + 600) == .success)
             #expect(counter.unloaded.load(ordering: .relaxed) == 1)
             #expect(QueryVectorService.ask(path: path, query: "rent", version: "fake-embedder-1") != nil)
             #expect(counter.made.load(ordering: .relaxed) == 2)

@@ -2,6 +2,7 @@
 // when no live writer can hold them, waited for and named when one may.
 import Foundation
 import Notes
+import Synchronization
 import TestSupport
 import Testing
 @testable import Sync
@@ -40,21 +41,41 @@ struct StaleLocks {
         _ = try run(["git", "--git-dir", remote, "fsck", "--strict", "--no-progress"])
     }
 
+    /// What a push's wait for a fresh lock did: the locks it found held and the time it slept.
+    final class LockWaits: Sendable {
+        private let state = Mutex<(found: [String], slept: Duration)>(([], .zero))
+        var found: [String] { state.withLock { $0.found } }
+        var slept: Duration { state.withLock { $0.slept } }
+
+        /// A wait that sleeps no time, only counts it; `whenWaiting` runs as each wait starts.
+        func options(whenWaiting: @escaping @Sendable (String) -> Void = { _ in }) -> SyncOptions {
+            var options = SyncOptions()
+            options.lockWait.sleep = { duration in self.state.withLock { $0.slept += duration } }
+            options.lockWait.waiting = { path in
+                self.state.withLock { $0.found.append(path) }
+                whenWaiting(path)
+            }
+            return options
+        }
+    }
+
     @Test func aFreshBranchLockIsWaitedForThenNamed() throws {
         let directory = TemporaryDirectory()
         let (a, b, remote, note) = try twoMachines(in: directory)
         let lock = remote + "/refs/heads/main.lock"
         try leaveLock(lock, age: 3)
-        let started = ContinuousClock.now
+        let waits = LockWaits()
         #expect {
-            try a.sync()
+            try a.sync(waits.options())
         } throws: { error in
             guard case let SyncError.remoteLocked(remoteName, path, age?) = error else { return false }
             return remoteName == "origin" && path == lock && age >= 3
                 && "\(error)".hasPrefix("another machine is syncing with origin right now: it holds the lock \(lock)")
         }
-        let waited = ContinuousClock.now - started
-        #expect(waited >= GitLocks.patience && waited < .seconds(10))
+        // The whole patience, in its intervals, and no more: then the lock is named.
+        let wait = SyncOptions().lockWait
+        #expect(waits.slept == wait.patience)
+        #expect(waits.found == Array(repeating: lock, count: Int(wait.patience / wait.interval)))
         #expect(a.notebook.notes[note.id] == note)
 
         // The other machine's sync ends: the next try goes through.
@@ -69,8 +90,11 @@ struct StaleLocks {
         let (a, _, remote, _) = try twoMachines(in: directory)
         let lock = remote + "/refs/heads/main.lock"
         try leaveLock(lock, age: 0)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { try? FileManager.default.removeItem(atPath: lock) }
-        #expect(try a.sync().sent == 1)
+        // The other machine's sync ends as soon as this one starts waiting for it.
+        let waits = LockWaits()
+        #expect(try a.sync(waits.options { try? FileManager.default.removeItem(atPath: $0) }).sent == 1)
+        #expect(waits.found == [lock], "the lock was waited for once")
+        #expect(waits.slept == SyncOptions().lockWait.interval)
     }
 
     /// Only this machine writes its incoming ref, and only while it holds its own sync lock:
@@ -128,12 +152,14 @@ struct StaleLocks {
         #expect(try String(contentsOfFile: remote + "/" + RemoteWriter.fileName, encoding: .utf8).isEmpty)
         let lock = remote + "/refs/heads/main.lock"
         try leaveLock(lock, age: 1)
+        let waits = LockWaits()
         #expect {
-            try a.sync()
+            try a.sync(waits.options())
         } throws: { error in
             guard case let SyncError.remoteLocked(_, path, age?) = error else { return false }
             return path == lock && age < GitLocks.staleAge
         }
+        #expect(waits.slept == GitLocks.patience, "waited for, then respected")
         #expect(FileManager.default.fileExists(atPath: lock))
         #expect(a.notebook.notes[note.id] == note)
     }
@@ -152,7 +178,9 @@ struct StaleLocks {
             dead.willLeave(["refs/notes-sync/incoming/00000000deadbeef.lock", "objects/pack/pack_git2_*"])
             for path in [branchLock, pack] + plainGit { try leaveLock(path, age: 0) }
         }
-        #expect(throws: SyncError.self) { try a.sync() }
+        let waits = LockWaits()
+        #expect(throws: SyncError.self) { try a.sync(waits.options()) }
+        #expect(Set(waits.found) == [branchLock], "only the branch lock is waited for")
         #expect(!FileManager.default.fileExists(atPath: pack))
         #expect(([branchLock] + plainGit).allSatisfy { FileManager.default.fileExists(atPath: $0) })
 

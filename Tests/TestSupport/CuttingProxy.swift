@@ -33,7 +33,8 @@ public final class CuttingProxy: @unchecked Sendable {
     private var relayed: [Direction: Int] = [:]
     private var fired = false
     private var stopped = false
-    private var running = 0
+    /// The accept loop's and every relay's thread, entered as each starts: `stop()` joins them.
+    private let threads = DispatchGroup()
 
     public init(to targetPort: Int) throws {
         self.targetPort = targetPort
@@ -76,7 +77,7 @@ public final class CuttingProxy: @unchecked Sendable {
     /// Ends the accept loop and every relay, and waits for their threads.
     public func stop() {
         lock.withLock { stopped = true }
-        while lock.withLock({ running }) > 0 { usleep(5_000) }
+        threads.wait()
     }
 
     deinit {
@@ -84,8 +85,8 @@ public final class CuttingProxy: @unchecked Sendable {
         close(listener)
     }
 
-    private func started() { lock.withLock { running += 1 } }
-    private func ended() { lock.withLock { running -= 1 } }
+    private func started() { threads.enter() }
+    private func ended() { threads.leave() }
     private var isStopped: Bool { lock.withLock { stopped } }
 
     private func acceptLoop() {

@@ -36,7 +36,8 @@ public final class InMemoryNotebook: NotebookPort, @unchecked Sendable {
         var records: [NoteRecord] = []
         for (id, changed) in changedAt where since.map({ changed > $0.rawValue }) ?? true {
             if let note = notes[id] {
-                records.append(NoteRecord(note, analysis: analyses[id]))
+                // As the real notebook does: an analysis of earlier content is not the note's.
+                records.append(NoteRecord(note, analysis: analyses[id].flatMap { $0.contentHash == note.contentHash ? $0 : nil }))
             } else if let time = tombstones[id] {
                 records.append(NoteRecord(id: id, state: .deleted(at: time)))
             }
@@ -57,7 +58,7 @@ public final class InMemoryNotebook: NotebookPort, @unchecked Sendable {
             case let .live(note):
                 notes[note.id] = note
                 tombstones[note.id] = nil
-                if let analysis = record.analysis { analyses[note.id] = analysis }
+                if let analysis = record.analysis, analysis.contentHash == note.contentHash { analyses[note.id] = analysis }
             case let .deleted(time):
                 notes[record.id] = nil
                 analyses[record.id] = nil

@@ -42,19 +42,36 @@ public final class TestSSHServer {
             KbdInteractiveAuthentication no
             PubkeyAuthentication yes
             UsePAM no
-            LogLevel ERROR
+            LogLevel INFO
             """
         try config.write(toFile: self.directory + "/sshd_config", atomically: true, encoding: .utf8)
         let arguments = [sshd, "-D", "-e", "-f", self.directory + "/sshd_config"]
+        // Its log (stderr, -e) comes through a pipe, copied to sshd.log as it comes: the line
+        // "Server listening on 127.0.0.1 port …" says it is ready, an end of the pipe before it
+        // that it died. Close-on-exec, so that other tests' children do not keep the pipe open
+        // (Glibc's module has no pipe2: the flag follows at once).
+        var pipe: [Int32] = [-1, -1]
+        guard Glibc.pipe(&pipe) == 0 else { throw CommandError(command: "pipe", status: errno, stderr: String(cString: strerror(errno))) }
+        for end in pipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 2, self.directory + "/sshd.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], 2)
         var argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         let rc = posix_spawn(&pid, sshd, &actions, nil, &argv, environ)
-        guard rc == 0 else { throw CommandError(command: sshd, status: rc, stderr: "posix_spawn failed") }
-        try waitUntilListening()
+        close(pipe[1])
+        guard rc == 0 else {
+            close(pipe[0])
+            throw CommandError(command: sshd, status: rc, stderr: "posix_spawn failed")
+        }
+        let log = SSHDLog(reading: pipe[0], into: self.directory + "/sshd.log", readyLine: "Server listening on 127.0.0.1 port \(port).")
+        guard log.waitUntilReady() else {
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            pid = 0
+            throw CommandError(command: "sshd", status: status, stderr: "sshd exited: \(log.text)")
+        }
     }
 
     public func stop() {
@@ -95,27 +112,47 @@ public final class TestSSHServer {
         guard bound else { throw CommandError(command: "bind", status: errno, stderr: "no free port") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
+}
 
-    private func waitUntilListening() throws {
-        for _ in 0..<100 {
-            let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+/// sshd's log as it writes it: copied to a file, and watched for the line that says it listens.
+final class SSHDLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines = ""
+    private var ready = false
+    private let decided = DispatchSemaphore(value: 0)
+
+    init(reading descriptor: Int32, into path: String, readyLine: String) {
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var told = false
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                if file >= 0 { _ = buffer.withUnsafeBytes { write(file, $0.baseAddress, count) } }
+                let isReady = lock.withLock {
+                    lines += String(decoding: buffer[..<count], as: UTF8.self)
+                    ready = ready || lines.contains(readyLine)
+                    return ready
+                }
+                if isReady && !told {
+                    told = true
+                    decided.signal()
+                }
             }
-            close(socket)
-            if connected { return }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                pid = 0
-                let log = (try? String(contentsOfFile: directory + "/sshd.log", encoding: .utf8)) ?? ""
-                throw CommandError(command: "sshd", status: status, stderr: "sshd exited: \(log)")
-            }
-            usleep(50_000)
+            // The end of the pipe: sshd exited (before it was ready, or when it was stopped).
+            if !told { decided.signal() }
+            close(descriptor)
+            if file >= 0 { close(file) }
         }
-        throw CommandError(command: "sshd", status: -1, stderr: "sshd did not listen on port \(port)")
     }
+
+    /// Blocks until sshd says it listens (true) or exits first (false).
+    func waitUntilReady() -> Bool {
+        decided.wait()
+        return lock.withLock { ready }
+    }
+
+    var text: String { lock.withLock { lines } }
 }

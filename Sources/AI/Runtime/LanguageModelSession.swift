@@ -31,6 +31,10 @@ public actor LanguageModelSession {
     /// Set by the tests: the token model a conversation runs on instead of llama.cpp.
     let backend: (any SessionBackend)?
     var isResponding = false
+    /// Whether a response of this session has begun decoding (its prompt is evaluated), and
+    /// who waits for that (`untilResponding`).
+    private var hasStartedResponding = false
+    private var waitingForResponse: [CheckedContinuation<Void, Never>] = []
     /// Everything said so far, in order; see the kinds above.
     public internal(set) var transcript: Transcript
 
@@ -97,6 +101,21 @@ public actor LanguageModelSession {
     }
 
     var isRespondingNow: Bool { isResponding }
+
+    /// Returns once a response of this session (`respond`, `streamResponse`) has begun
+    /// decoding, its prompt evaluated (at once if one has): for acting while a request runs
+    /// (cancelling it, asking another) without guessing how long its prompt takes.
+    public func untilResponding() async {
+        if hasStartedResponding { return }
+        await withCheckedContinuation { waitingForResponse.append($0) }
+    }
+
+    private func responseStarted() {
+        guard !hasStartedResponding else { return }
+        hasStartedResponding = true
+        for waiting in waitingForResponse { waiting.resume() }
+        waitingForResponse = []
+    }
 
     // MARK: Requests
 
@@ -332,6 +351,7 @@ public actor LanguageModelSession {
         var decoder = GuidedDecoder(model: backend, options: options)
         var lastCount = 0
         let checkpoint: ([UInt8]) async throws(GenerationError) -> Void = { (bytes: [UInt8]) async throws(GenerationError) in
+            self.responseStarted()
             if Task.isCancelled { throw GenerationError.cancelled }
             if let onPartial, bytes.count != lastCount {
                 lastCount = bytes.count

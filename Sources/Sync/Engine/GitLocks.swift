@@ -130,3 +130,23 @@ enum GitLocks {
         }
     }
 }
+
+/// How a write to a path remote waits for a fresh lock (`SyncEngine.writingPastLocks`): it
+/// tries again every `interval` until it has waited `patience`, then reports the lock. The
+/// wait is counted in intervals slept, not read from a clock, so a test that passes a `sleep`
+/// which returns at once sees the whole wait happen, and `waiting` tells it each time the
+/// write found the lock held (the moment another machine's sync could end).
+struct LockWait: Sendable {
+    var patience = GitLocks.patience
+    var interval: Duration = .milliseconds(50)
+    var sleep: @Sendable (Duration) -> Void = LockWait.sleepingThread
+    /// Called with the lock's path before each interval slept.
+    var waiting: (@Sendable (String) -> Void)?
+
+    static let sleepingThread: @Sendable (Duration) -> Void = { duration in
+        let (seconds, attoseconds) = duration.components
+        var left = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var rest = timespec()
+        while nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }
+    }
+}

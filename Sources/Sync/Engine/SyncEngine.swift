@@ -231,7 +231,7 @@ public final class SyncEngine {
         return try using(info, .writing) {
             // libgit2 writes the pack as objects/pack/pack_git2_*, its index as pack_git2_*idx.lock.
             writer.willLeave([incoming + ".lock", "objects/pack/pack_git2_*"])
-            try writingPastLocks(remote: remote) { () throws -> RemoteWrite in
+            try writingPastLocks(remote: remote, waiting: options.lockWait) { () throws -> RemoteWrite in
                 let status: [String: String?]
                 do {
                     status = try repository.push(remote: remote, refspec: "+\(source):\(incoming)", credentials: options.credentials)
@@ -246,7 +246,7 @@ public final class SyncEngine {
             writer.willLeave([Self.branch + ".lock"])
             try step(.moveBranch)
             var moved = false
-            try writingPastLocks(remote: remote) { () throws -> RemoteWrite in
+            try writingPastLocks(remote: remote, waiting: options.lockWait) { () throws -> RemoteWrite in
                 switch try remoteRepository.updateReference(Self.branch, to: commit, expecting: expected, message: "notes sync") {
                 case .updated: return .done
                 case .moved: moved = true; return .done
@@ -277,8 +277,8 @@ public final class SyncEngine {
     /// Runs a write to a path remote until no lock stops it. A lock older than
     /// `GitLocks.staleAge` was left by an interrupted sync and is removed; a fresh one is
     /// waited for, briefly, then reported as what it is: another machine syncing right now.
-    func writingPastLocks(remote: String, _ write: () throws -> RemoteWrite) throws {
-        let deadline = ContinuousClock.now + GitLocks.patience
+    func writingPastLocks(remote: String, waiting wait: LockWait, _ write: () throws -> RemoteWrite) throws {
+        var waited: Duration = .zero
         while case let .locked(path) = try write() {
             let lock = GitLocks.file(at: path)
             if let lock, lock.age >= GitLocks.staleAge {
@@ -286,8 +286,10 @@ public final class SyncEngine {
                 removedLocks.append(lock)
                 continue
             }
-            guard ContinuousClock.now < deadline else { throw SyncError.remoteLocked(remote: remote, lock: path, age: lock?.age) }
-            usleep(50_000)
+            guard waited < wait.patience else { throw SyncError.remoteLocked(remote: remote, lock: path, age: lock?.age) }
+            wait.waiting?(path)
+            wait.sleep(wait.interval)
+            waited += wait.interval
         }
     }
 

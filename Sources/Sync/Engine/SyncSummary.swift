@@ -53,6 +53,8 @@ public struct SyncOptions: Sendable {
     var maximumAttempts: Int
     /// How long a push to a path remote waits for another machine's writes there to end.
     var writerPatience = RemoteWriter.patience
+    /// How a write to a path remote waits for a fresh lock there (tests make it observable).
+    var lockWait = LockWait()
     /// For ssh remotes.
     public var credentials: RemoteCredentials?
     /// Asked for an encrypted remote's passphrase when this machine has no key cached for it
