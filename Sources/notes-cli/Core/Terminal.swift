@@ -14,7 +14,11 @@ final class OutputStream: TextOutputStream {
     lazy var isTerminal: Bool = isatty(descriptor) == 1
 
     func write(_ string: String) {
-        buffer.append(contentsOf: string.utf8)
+        write(bytes: string.utf8)
+    }
+
+    func write(bytes: some Collection<UInt8>) {
+        buffer.append(contentsOf: bytes)
         if buffer.count > 1 << 16 { flush() }
     }
 
