@@ -40,7 +40,15 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The calendar date alone, `2026-11-29`, in UTC.
     public var day: String {
         let (year, month, day) = Timestamp.civil(fromDays: milliseconds.floorDivided(by: 86_400_000))
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        // Bytes, as `iso8601`: `notes list` writes one a note.
+        var text: [UInt8] = []
+        text.reserveCapacity(10)
+        appendPadded(year, 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(month, 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(day, 2, to: &text)
+        return String(decoding: text, as: UTF8.self)
     }
 
     public var description: String { iso8601 }
