@@ -171,6 +171,7 @@ public struct DaemonQueryEmbedding: TextEmbedding {
     public var queryFloor: Float { local.queryFloor }
     public var relatedFloor: Float { local.relatedFloor }
     public func unavailableReason() -> String? { local.unavailableReason() }
+    public var modelPath: String? { local.modelPath }
 
     public func embed(query: String) throws -> [Float] {
         if let vector = QueryVectorService.ask(path: socketPath, query: query, version: local.version) { return vector }

@@ -17,6 +17,9 @@ public protocol TextEmbedding: Sendable {
     /// Why embeddings cannot be made now (no model file, no library), or nil when they can.
     func unavailableReason() -> String?
 
+    /// The model's file, for `notes model`; nil for one that has none to show.
+    var modelPath: String? { get }
+
     /// One unit-length vector for a search query.
     func embed(query: String) throws -> [Float]
 
@@ -26,12 +29,15 @@ public protocol TextEmbedding: Sendable {
 }
 
 extension TextEmbedding {
+    public var modelPath: String? { nil }
     /// all-MiniLM-L6-v2 puts unrelated short texts near 0.0 to 0.2, and paraphrases above 0.4.
     public var queryFloor: Float { 0.3 }
     public var relatedFloor: Float { 0.3 }
 }
 
 extension EmbeddingModel: TextEmbedding {
+    public var modelPath: String? { path }
+
     public func unavailableReason() -> String? {
         if case let .unavailable(reason) = availability { return reason }
         return nil
@@ -39,6 +45,8 @@ extension EmbeddingModel: TextEmbedding {
 }
 
 extension MultilingualEmbeddingModel: TextEmbedding {
+    public var modelPath: String? { path }
+
     public func unavailableReason() -> String? {
         if case let .unavailable(reason) = availability { return reason }
         return nil

@@ -47,40 +47,72 @@ public indirect enum JSON: Sendable, Equatable {
 
     /// Compact when `indent` is nil, else pretty with that many spaces per level.
     public func render(indent: Int? = 2) -> String {
-        var output = ""
+        var output: [UInt8] = []
         write(to: &output, indent: indent, level: 0)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout String, indent: Int?, level: Int) {
-        let newline = indent == nil ? "" : "\n"
-        let pad = { (level: Int) in indent.map { String(repeating: " ", count: $0 * level) } ?? "" }
-        switch self {
-        case .null: output += "null"
-        case let .bool(value): output += value ? "true" : "false"
-        case let .int(value): output += String(value)
-        case let .double(value): output += value.isFinite ? String(value) : "null"
-        case let .string(value): output += QuotedString.quoted(value)
-        case let .array(items):
-            guard !items.isEmpty else { output += "[]"; return }
-            output += "[" + newline
-            for (index, item) in items.enumerated() {
-                output += pad(level + 1)
-                item.write(to: &output, indent: indent, level: level + 1)
-                output += (index + 1 < items.count ? "," : "") + newline
-            }
-            output += pad(level) + "]"
-        case let .object(pairs):
-            guard !pairs.isEmpty else { output += "{}"; return }
-            output += "{" + newline
-            for (index, (key, value)) in pairs.enumerated() {
-                output += pad(level + 1)
-                output += QuotedString.quoted(key)
-                output += indent == nil ? ":" : ": "
-                value.write(to: &output, indent: indent, level: level + 1)
-                output += (index + 1 < pairs.count ? "," : "") + newline
-            }
-            output += pad(level) + "}"
+    /// `render(indent:)`'s text as UTF-8, appended to `output`: bytes, not a String grown piece
+    /// by piece, since `notes list --json` writes every note of the notebook.
+    public func write(to output: inout [UInt8], indent: Int? = 2) {
+        write(to: &output, indent: indent, level: 0)
+    }
+
+    /// `.array(items.map(element))` rendered into `output` one item at a time, as `render` would
+    /// write it, calling `drain` after each item: a listing of every note then never holds all
+    /// of them as JSON, or as one text, at once.
+    public static func writeArray<Items: Collection>(_ items: Items, to output: inout [UInt8], indent: Int? = 2,
+                                                     drain: (inout [UInt8]) -> Void, _ element: (Items.Element) -> JSON) {
+        writeItems(items, to: &output, indent: indent, level: 0, open: "[", close: "]", drain: drain) { item, output in
+            element(item).write(to: &output, indent: indent, level: 1)
         }
+    }
+
+    private func write(to output: inout [UInt8], indent: Int?, level: Int) {
+        switch self {
+        case .null: output.append(contentsOf: "null".utf8)
+        case let .bool(value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case let .int(value): output.append(contentsOf: String(value).utf8)
+        case let .double(value): output.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
+        case let .string(value): QuotedString.quote(value, to: &output)
+        case let .array(items):
+            JSON.writeItems(items, to: &output, indent: indent, level: level, open: "[", close: "]", drain: { _ in }) { item, output in
+                item.write(to: &output, indent: indent, level: level + 1)
+            }
+        case let .object(pairs):
+            JSON.writeItems(pairs, to: &output, indent: indent, level: level, open: "{", close: "}", drain: { _ in }) { pair, output in
+                QuotedString.quote(pair.0, to: &output)
+                output.append(UInt8(ascii: ":"))
+                if indent != nil { output.append(UInt8(ascii: " ")) }
+                pair.1.write(to: &output, indent: indent, level: level + 1)
+            }
+        }
+    }
+
+    /// The brackets, each item on a line of its own indented one level deeper (all on one line
+    /// when compact), commas between; `[]` or `{}` when empty.
+    private static func writeItems<Items: Collection>(_ items: Items, to output: inout [UInt8], indent: Int?, level: Int,
+                                                      open: Unicode.Scalar, close: Unicode.Scalar, drain: (inout [UInt8]) -> Void,
+                                                      _ writeItem: (Items.Element, inout [UInt8]) -> Void) {
+        output.append(UInt8(ascii: open))
+        guard !items.isEmpty else {
+            output.append(UInt8(ascii: close))
+            return
+        }
+        func newline(level: Int) {
+            guard let indent else { return }
+            output.append(UInt8(ascii: "\n"))
+            output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
+        }
+        var first = true
+        for item in items {
+            if !first { output.append(UInt8(ascii: ",")) }
+            first = false
+            newline(level: level + 1)
+            writeItem(item, &output)
+            drain(&output)
+        }
+        newline(level: level)
+        output.append(UInt8(ascii: close))
     }
 }

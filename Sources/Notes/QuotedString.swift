@@ -6,10 +6,16 @@ public enum QuotedString {
     /// characters and the two Unicode line separators escaped. Byte by byte, copying the runs
     /// between escapes whole: `notes list --json` quotes every note of the notebook.
     public static func quoted(_ text: String) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + 2)
+        quote(text, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The same, its UTF-8 appended to `output`.
+    public static func quote(_ text: String, to output: inout [UInt8]) {
         var text = text
-        return text.withUTF8 { bytes in
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count + 2)
+        text.withUTF8 { bytes in
             output.append(UInt8(ascii: "\""))
             var runStart = 0
             var index = 0
@@ -36,7 +42,6 @@ public enum QuotedString {
             }
             output.append(contentsOf: bytes[runStart..<bytes.count])
             output.append(UInt8(ascii: "\""))
-            return String(decoding: output, as: UTF8.self)
         }
     }
 

@@ -15,16 +15,40 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         let days = seconds.floorDivided(by: 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = Timestamp.civil(fromDays: days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-        text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if fraction != 0 { text += "." + pad(fraction, 3) }
-        return text + "Z"
+        // Bytes into one String: `notes list --json` writes three of these a note.
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        appendPadded(year, 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(month, 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(day, 2, to: &text)
+        text.append(UInt8(ascii: "T"))
+        appendPadded(secondOfDay / 3600, 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendPadded(secondOfDay / 60 % 60, 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendPadded(secondOfDay % 60, 2, to: &text)
+        if fraction != 0 {
+            text.append(UInt8(ascii: "."))
+            appendPadded(fraction, 3, to: &text)
+        }
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The calendar date alone, `2026-11-29`, in UTC.
     public var day: String {
         let (year, month, day) = Timestamp.civil(fromDays: milliseconds.floorDivided(by: 86_400_000))
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        // Bytes, as `iso8601`: `notes list` writes one a note.
+        var text: [UInt8] = []
+        text.reserveCapacity(10)
+        appendPadded(year, 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(month, 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(day, 2, to: &text)
+        return String(decoding: text, as: UTF8.self)
     }
 
     public var description: String { iso8601 }
@@ -110,6 +134,18 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         return (Int(year), Int(month), Int(day))
+    }
+}
+
+/// `pad(value, width)`'s digits appended as bytes.
+private func appendPadded(_ value: Int, _ width: Int, to text: inout [UInt8]) {
+    var limit = 1
+    for _ in 0..<width { limit *= 10 }
+    guard value >= 0, value < limit else { return text.append(contentsOf: pad(value, width).utf8) }
+    var divisor = limit / 10
+    while divisor > 0 {
+        text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+        divisor /= 10
     }
 }
 

@@ -10,6 +10,20 @@ struct JSONTests {
         #expect(JSON.double(.infinity).render() == "null")
     }
 
+    @Test func anArrayWrittenItemByItemIsTheSameBytesAsOneRendered() {
+        let items: [JSON] = [.object([("id", .int(1)), ("tags", .array([])), ("a", .object([("t", .array([.string("é\u{2028}")]))]))]),
+                             .null, .array([.bool(false)])]
+        for indent in [2, nil] as [Int?] {
+            var bytes: [UInt8] = []
+            var drained: [UInt8] = []
+            JSON.writeArray(items, to: &bytes, indent: indent, drain: { drained += $0; $0.removeAll() }) { $0 }
+            #expect(String(decoding: drained + bytes, as: UTF8.self) == JSON.array(items).render(indent: indent))
+            var empty: [UInt8] = []
+            JSON.writeArray([Int](), to: &empty, indent: indent, drain: { _ in }) { .int($0) }
+            #expect(String(decoding: empty, as: UTF8.self) == "[]")
+        }
+    }
+
     @Test func parsesWhatItWrites() throws {
         let value = JSON.object([("id", .int(-7)), ("t", .string("é \u{1F600} \u{2028}")), ("n", .array([.double(0.25), .object([])]))])
         #expect(try JSON.parse(value.render()) == value)

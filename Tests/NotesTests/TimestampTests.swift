@@ -9,6 +9,7 @@ struct TimestampTests {
         (Int64(1_764_423_273_123), "2025-11-29T13:34:33.123Z"),
         (Int64(-1), "1969-12-31T23:59:59.999Z"),
         (Int64(253_402_300_799_000), "9999-12-31T23:59:59Z"),
+        (Int64(-59_011_459_194_993), "0100-01-01T00:00:05.007Z"),
     ])
     func formatsAndParsesBack(milliseconds: Int64, text: String) {
         let time = Timestamp(milliseconds: milliseconds)

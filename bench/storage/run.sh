@@ -3,7 +3,7 @@
 # notebook, then the import of a 10,000-note Obsidian vault with 5 links a note and `notes links`,
 # each beside the sqlite3 shell doing the equivalent work on the same data, in the same run.
 # ONLY=list runs the import and the listing alone; BASELINE=/path/to/notes adds an older binary
-# to the listing's hyperfine run.
+# to the hyperfine runs of the listing and of `notes add`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/setup.sh
@@ -81,9 +81,12 @@ hyperfine -N --warmup 5 --runs "$runs" --export-json "$work/search.json" \
     -n "sqlite3 FTS5 MATCH" "sqlite3 $db \"$peer_sql\"" >/dev/null
 
 cp "$db" "$work/peer.sqlite"
+add_baseline=()
+if [[ -n "${BASELINE:-}" ]]; then add_baseline=(-n "notes add (baseline)" "$BASELINE add benchmark note with a few words"); fi
 hyperfine -N --warmup 3 --runs "$runs" --export-json "$work/add.json" \
     -n "notes add" "$notes add benchmark note with a few words" \
-    -n "sqlite3 insert" "sqlite3 $work/peer.sqlite \"INSERT INTO notes(id, title, body, content_hash, created, updated) VALUES (lower(hex(randomblob(16))), 'benchmark', 'benchmark note with a few words', '', 0, 0);\"" >/dev/null
+    -n "sqlite3 insert" "sqlite3 $work/peer.sqlite \"INSERT INTO notes(id, title, body, content_hash, created, updated) VALUES (lower(hex(randomblob(16))), 'benchmark', 'benchmark note with a few words', '', 0, 0);\"" \
+    "${add_baseline[@]}" >/dev/null
 
 echo "== listing 10,000 notes"
 list_benchmark
@@ -119,7 +122,10 @@ search = medians(sys.argv[1]); add = medians(sys.argv[2]); links = medians(sys.a
 s, sp = search["notes search"], search["sqlite3 FTS5 MATCH"]
 a, ap = add["notes add"], add["sqlite3 insert"]
 print(f"notes search median {s:.2f} ms; sqlite3 shell {sp:.2f} ms; ratio {s/sp:.2f}x (target <= 2x and < 25 ms)")
-print(f"notes add    median {a:.2f} ms; sqlite3 shell {ap:.2f} ms; ratio {a/ap:.2f}x (target <= 2x and < 20 ms)")
+line = f"notes add    median {a:.2f} ms; sqlite3 shell {ap:.2f} ms; ratio {a/ap:.2f}x (target <= 2x and < 20 ms)"
+if "notes add (baseline)" in add:
+    line += f"; baseline binary {add['notes add (baseline)']:.2f} ms ({add['notes add (baseline)']/ap:.2f}x)"
+print(line)
 for which in ("hub", "typical"):
     l, lp = links[f"notes links ({which})"], links[f"sqlite3 link queries ({which})"]
     print(f"notes links ({which}) median {l:.2f} ms; sqlite3 shell {lp:.2f} ms; ratio {l/lp:.2f}x (target < 20 ms)")

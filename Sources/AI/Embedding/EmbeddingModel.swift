@@ -18,7 +18,7 @@ public final class EmbeddingModel: Sendable {
     /// tokenized whole.
     static let maximumBytes = 64 * 1024
 
-    let path: String
+    public let path: String
     let libraryPath: String?
     let threads: Int
     /// For its cheap checks of the file and the library (`availability`); never loaded.

@@ -16,7 +16,7 @@ public final class MultilingualEmbeddingModel: Sendable {
     /// Bytes of a note read for its chunks.
     static let maximumBytes = 64 * 1024
 
-    let path: String
+    public let path: String
     let libraryPath: String
     private let loaded = Mutex<Result<Engine, GenerationError>?>(nil)
 

@@ -1,4 +1,6 @@
-// What `notes model` shows, in human form (`description`) and as JSON (`jsonString`).
+// What `notes model` shows, in human form (`description`) and as JSON (`jsonString`, and `json`
+// for the CLI's output).
+import Notes
 
 public struct ModelInfo: Sendable, Hashable, CustomStringConvertible {
     var availability: LanguageModel.Availability
@@ -29,8 +31,13 @@ public struct ModelInfo: Sendable, Hashable, CustomStringConvertible {
         self.vocabularySize = vocabularySize
     }
 
+    /// The file's own name, through a link (`reader-model.gguf` is one to the model set-up chose).
+    public var name: String {
+        String(FileSystem.realPath(path).split(separator: "/").last ?? Substring(path))
+    }
+
     public var description: String {
-        var lines = ["Model:        \(availability)", "Path:         \(path)"]
+        var lines = ["Name:         \(name)", "Model:        \(availability)", "Path:         \(path)"]
         if let sizeBytes { lines.append("Size:         \(Self.megabytes(sizeBytes)) (\(sizeBytes) bytes)") }
         if let parameters { lines.append("Parameters:   \(Self.millions(parameters))") }
         if let modelType, !modelType.isEmpty { lines.append("Type:         \(modelType)") }
@@ -64,7 +71,25 @@ public struct ModelInfo: Sendable, Hashable, CustomStringConvertible {
         return GeneratedContent(kind: .structure(properties: Dictionary(uniqueKeysWithValues: pairs), orderedKeys: pairs.map(\.0))).jsonString
     }
 
-    static func megabytes(_ bytes: Int) -> String {
+    /// `jsonString`'s keys, the file's name first.
+    public var json: JSON {
+        let reason: String? = if case .unavailable(let reason) = availability { reason } else { nil }
+        return .object([
+            ("name", .string(name)),
+            ("available", .bool(availability.isAvailable)),
+            ("unavailableReason", .optional(reason)),
+            ("path", .string(path)),
+            ("sizeBytes", sizeBytes.map(JSON.int) ?? .null),
+            ("parameters", parameters.map(JSON.int) ?? .null),
+            ("contextSize", .int(contextSize)),
+            ("trainedContextSize", trainedContextSize.map(JSON.int) ?? .null),
+            ("vocabularySize", vocabularySize.map(JSON.int) ?? .null),
+            ("type", .optional(modelType)),
+            ("chatTemplate", .optional(chatTemplate)),
+        ])
+    }
+
+    public static func megabytes(_ bytes: Int) -> String {
         let tenths = (bytes * 10 + 524_288) / 1_048_576
         return "\(tenths / 10).\(tenths % 10) MB"
     }

@@ -28,7 +28,7 @@ struct ListCommand: NotesCommand {
         let store = try context.store()
         let notes = try store.notesWithAnalyses(matching: filter, forLines: !json)
         if json {
-            context.terminal.emit(.array(notes.map { $0.note.json(analysis: $0.analysis) }))
+            context.terminal.emit(each: notes) { $0.note.json(analysis: $0.analysis) }
             return
         }
         if notes.isEmpty {

@@ -1,4 +1,4 @@
-// `notes model`: which local model analyses notes, and whether it can.
+// `notes model`: which local models analyse and embed notes, and whether each can run.
 import AI
 import Notebook
 import Notes
@@ -6,11 +6,13 @@ import Notes
 struct ModelCommand: NotesCommand {
     static let configuration = CommandConfiguration(
         name: "model",
-        abstract: "Show the local model: availability, file, size, parameters, context, chat template.",
+        abstract: "Show the local models: availability, file, size, parameters, context, chat template.",
         discussion: """
-            Two models: one scores the category (NOTES_MODEL selects another GGUF file), one reads
-            tasks and summaries (NOTES_READER_MODEL, or 'none' for the rules alone).
-            NOTES_LLAMA_LIBRARY selects another libllama.
+            Two models analyse: one scores the category (NOTES_MODEL selects another GGUF file),
+            one reads tasks and summaries (NOTES_READER_MODEL, or 'none' for the rules alone); a
+            third embeds notes for search by meaning (NOTES_EMBEDDING_MODEL, or 'none').
+            NOTES_LLAMA_LIBRARY selects another libllama. With --json the category model's keys
+            come first, then "reader" and "embedding" objects with the same keys.
             """,
         options: [Common.json]
     )
@@ -22,17 +24,23 @@ struct ModelCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let analyzer = try Analyzers.make(environment: context.environment)
-        let info = analyzer.model.info()
-        let reading = Analyzers.reader(environment: context.environment)
+        let models = try LocalModels.inspect(environment: context.environment)
         if json {
-            context.terminal.print(info.jsonString)
+            context.terminal.emit(models.json)
             return
         }
-        let reader = reading.reader.map { "\n\nReader (tasks and summaries):\n" + $0.model.info().description }
-            ?? "\n\nReader:       unavailable: \(reading.missing ?? "")\n              tasks and summaries come from the rules"
-        context.terminal.print(info.description + reader + "\nAnalyzer:     \(analyzer.analyzerVersion)"
-                              + "\nSummaries:    " + (analyzer.summaries == .model ? "written by the model for notes over 30 words (NOTES_SUMMARIES=model)"
-                                                                               : "the note's opening sentences (NOTES_SUMMARIES=model lets the model write them)"))
+        var reader = models.reader.map { "\n\nReader (tasks and summaries):\n" + $0.description }
+            ?? "\n\nReader:       unavailable: \(models.readerMissing ?? "")"
+        if models.readerMissing != nil { reader += "\n              tasks and summaries come from the rules" }
+        let embedding = models.embedding
+        var vectors = "\n\nEmbedding (search by meaning):"
+        if let name = embedding.name { vectors += "\nName:         \(name)" }
+        vectors += "\nModel:        " + (embedding.missing.map { "unavailable: \($0); search is by words only" } ?? "available")
+        if let path = embedding.path { vectors += "\nPath:         \(path)" }
+        if let size = embedding.sizeBytes { vectors += "\nSize:         \(ModelInfo.megabytes(size)) (\(size) bytes)" }
+        let summaries = models.summaries == .model ? "written by the model for notes over 30 words (NOTES_SUMMARIES=model)"
+            : "the note's opening sentences (NOTES_SUMMARIES=model lets the model write them)"
+        let category = "Category (scores each note's category):\n" + models.category.description
+        context.terminal.print(category + reader + vectors + "\n\nAnalyzer:     \(models.analyzerVersion)\nSummaries:    " + summaries)
     }
 }

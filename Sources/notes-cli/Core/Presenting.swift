@@ -20,7 +20,26 @@ extension Terminal {
             .replacingOccurrences("\n", with: " ")
     }
 
-    func emit(_ json: JSON) { print(json.render()) }
+    func emit(_ json: JSON) {
+        var bytes: [UInt8] = []
+        json.write(to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        out.write(bytes: bytes)
+    }
+
+    /// `emit(.array(items.map(element)))`, the same bytes, written out as they come: a listing
+    /// of 10,000 notes is 10 MB of JSON.
+    func emit<Items: Collection>(each items: Items, _ element: (Items.Element) -> JSON) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 << 17)
+        JSON.writeArray(items, to: &bytes, drain: { bytes in
+            guard bytes.count >= 1 << 16 else { return }
+            out.write(bytes: bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }, element)
+        bytes.append(UInt8(ascii: "\n"))
+        out.write(bytes: bytes)
+    }
 }
 
 /// Dates typed by users for --since and --until: `2026-11-29`, a full ISO 8601 time,

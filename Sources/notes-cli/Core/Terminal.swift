@@ -18,6 +18,11 @@ final class OutputStream: TextOutputStream {
         if buffer.count > 1 << 16 { flush() }
     }
 
+    func write(bytes: some Collection<UInt8>) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count > 1 << 16 { flush() }
+    }
+
     func flush() {
         var offset = 0
         while offset < buffer.count {
@@ -44,7 +49,11 @@ final class Terminal {
     lazy var colorsOut: Bool = out.isTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
     lazy var colorsErr: Bool = err.isTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
 
-    func print(_ line: String = "") { out.write(line + "\n") }
+    func print(_ line: String = "") {
+        // Two appends, not a copy of the line with its newline: a listing prints 10,000 lines.
+        out.write(line)
+        out.write(bytes: CollectionOfOne(UInt8(ascii: "\n")))
+    }
     func printError(_ line: String) { err.write(line + "\n") }
 
     func style(_ text: String, _ codes: String, onStderr: Bool = false) -> String {
