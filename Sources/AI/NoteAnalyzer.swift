@@ -118,7 +118,8 @@ public final class NoteAnalyzer: NoteAnalyzing {
     public let summaries: Summaries
 
     /// `corrections`: notes whose category the user set by hand, newest first
-    /// (`NoteStore.categoryCorrections`); they become examples for the category. They do not
+    /// (`NoteStore.categoryCorrections`); they become examples in the category scorer's prompt
+    /// when there is no vote (`neighbours` nil; with it, they vote there instead). They do not
     /// change `analyzerVersion`: a correction does not make every note pending again.
     /// Reads tasks and summaries from the note (`NoteReader`); nil leaves them to the rules.
     public let reader: NoteReader?
@@ -141,7 +142,10 @@ public final class NoteAnalyzer: NoteAnalyzing {
         self.summaries = summaries
         // Its context is made on first use: with summaries from the note, never.
         session = LanguageModelSession(model: model, instructions: NoteAnalyzer.instructions)
-        categories = CategoryScorer(model: model, corrections: corrections)
+        // With the vote, the corrections are heard there. In the scorer's prompt they cost 11
+        // points of category accuracy on the dev notes (69.0 to 58.0%, 20 corrections of notes
+        // it had got wrong; bench/analysis/RESULTS.md): the 270M model copies their labels.
+        categories = CategoryScorer(model: model, corrections: neighbours == nil ? corrections : [])
     }
 
     /// The same model (loaded once) and summaries, with other corrections as examples and
