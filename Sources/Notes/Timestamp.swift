@@ -18,11 +18,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         // Bytes into one String: `notes list --json` writes three of these a note.
         var text: [UInt8] = []
         text.reserveCapacity(24)
-        appendPadded(year, 4, to: &text)
-        text.append(UInt8(ascii: "-"))
-        appendPadded(month, 2, to: &text)
-        text.append(UInt8(ascii: "-"))
-        appendPadded(day, 2, to: &text)
+        appendDate(year, month, day, to: &text)
         text.append(UInt8(ascii: "T"))
         appendPadded(secondOfDay / 3600, 2, to: &text)
         text.append(UInt8(ascii: ":"))
@@ -43,12 +39,17 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         // Bytes, as `iso8601`: `notes list` writes one a note.
         var text: [UInt8] = []
         text.reserveCapacity(10)
+        appendDate(year, month, day, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `2026-11-29`.
+    private func appendDate(_ year: Int, _ month: Int, _ day: Int, to text: inout [UInt8]) {
         appendPadded(year, 4, to: &text)
         text.append(UInt8(ascii: "-"))
         appendPadded(month, 2, to: &text)
         text.append(UInt8(ascii: "-"))
         appendPadded(day, 2, to: &text)
-        return String(decoding: text, as: UTF8.self)
     }
 
     public var description: String { iso8601 }
