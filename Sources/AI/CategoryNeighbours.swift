@@ -74,6 +74,13 @@ public final class CategoryNeighbours: Sendable {
             .joined(separator: "\n") + "\(Self.voters) \(Self.temperature) \(Self.correctionWeight) \(Self.weight)").prefix(8))
     }
 
+    /// A text's first 150 words, as multilingual-e5-small's first chunk of it (the vector the
+    /// store keeps as a note's chunk 0): only that part is embedded for the vote. The rest would
+    /// cost up to three times as long and be thrown away.
+    public static func firstPart(of text: String) -> String {
+        text.prefix(6_000).split(whereSeparator: \.isWhitespace).prefix(150).joined(separator: " ")
+    }
+
     /// How many of the user's corrections vote.
     public var correctionCount: Int { corrections.count }
 

@@ -282,7 +282,14 @@ public final class NoteAnalyzer: NoteAnalyzing {
     /// The category (the scorer's, or without the model the keywords'), the rules' tasks with
     /// their due days, the urgency from them, the note's opening as summary.
     public func quickAnalysis(_ note: Note, today: Timestamp, usingModel: Bool) async throws -> Analysis {
-        quickAnalysis(note, today: today, category: usingModel ? try await category(of: note) : ruleCategory(note))
+        try await quickAnalysis(note, today: today, usingModel: usingModel, inBacklog: false)
+    }
+
+    /// In a backlog without the model, no vote: embedding each note would take a thousand
+    /// notes' quick stage from seconds to minutes, and their full analyses vote anyway.
+    public func quickAnalysis(_ note: Note, today: Timestamp, usingModel: Bool, inBacklog: Bool) async throws -> Analysis {
+        let category = usingModel ? try await category(of: note) : inBacklog ? NoteAnalyzer.ruleCategory(note) : ruleCategory(note)
+        return quickAnalysis(note, today: today, category: category)
     }
 
     /// The quick stage without the model (no generation, at most an embedding).

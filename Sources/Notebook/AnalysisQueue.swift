@@ -164,12 +164,13 @@ public final class AnalysisQueue: @unchecked Sendable {
     private func quickStepWithoutModel(ifMoreThan minimum: Int) async throws -> Bool {
         let waiting = try waitingForQuickStage(upTo: Self.quickBacklogBatch)
         guard waiting.count > minimum else { return false }
-        for note in waiting { await runQuick(note, usingModel: false) }
+        let inBacklog = waiting.count > Self.quickBacklog
+        for note in waiting { await runQuick(note, usingModel: false, inBacklog: inBacklog) }
         return true
     }
 
-    private func runQuick(_ note: Note, usingModel: Bool) async {
-        await run(note, stage: .quick, usingModel: usingModel)
+    private func runQuick(_ note: Note, usingModel: Bool, inBacklog: Bool = false) async {
+        await run(note, stage: .quick, usingModel: usingModel, inBacklog: inBacklog)
         if newNotesArrived, fresh.count < max(1, analyzer.batchSize) * Self.batchRunLength { fresh.append(note.id) }
     }
 
@@ -249,14 +250,15 @@ public final class AnalysisQueue: @unchecked Sendable {
         })
     }
 
-    private func run(_ note: Note, stage: AnalysisStage, usingModel: Bool = true, partial: (@Sendable (String) -> Void)? = nil) async {
+    private func run(_ note: Note, stage: AnalysisStage, usingModel: Bool = true, inBacklog: Bool = false,
+                     partial: (@Sendable (String) -> Void)? = nil) async {
         let analyzer = self.analyzer
         let today = clock()
         let started = clock().milliseconds
         report(.started(note.id, stage))
         let result: Result<Analysis, any Error>
         do {
-            result = .success(stage == .quick ? try await analyzer.quickAnalysis(note, today: today, usingModel: usingModel)
+            result = .success(stage == .quick ? try await analyzer.quickAnalysis(note, today: today, usingModel: usingModel, inBacklog: inBacklog)
                 : try await analyzer.analyze(note, today: today, partial: partial))
         } catch {
             result = .failure(error)

@@ -54,7 +54,7 @@ public enum Analyzers {
         return CategoryNeighbours(modelVersion: embedder.version, corrections: corrections,
                                   cacheDirectory: ModelConfiguration.cacheDirectory(environment)) { texts in
             // A note's first part is its vector here, as chunk 0 is in the store.
-            try embedder.embed(documents: texts.map { String($0.prefix(3_000)) }).map { $0.first ?? [] }
+            try embedder.embed(documents: texts.map(CategoryNeighbours.firstPart(of:))).map { $0.first ?? [] }
         }
     }
 

@@ -21,6 +21,10 @@ public protocol NoteAnalyzing: Sendable {
     /// alone, for a backlog of hundreds (an import), which the full stage reads again anyway.
     func quickAnalysis(_ note: Note, today: Timestamp, usingModel: Bool) async throws -> Analysis
 
+    /// As `quickAnalysis(_:today:usingModel:)`; `inBacklog` true when many notes wait for it
+    /// (an import): then only what costs no more than rules a note, nothing embedded.
+    func quickAnalysis(_ note: Note, today: Timestamp, usingModel: Bool, inBacklog: Bool) async throws -> Analysis
+
     /// Analyses one note fully. `today` lets the model judge relative deadlines ("tomorrow").
     /// `partial`, when given, receives the text generated so far as it grows, for display.
     func analyze(_ note: Note, today: Timestamp, partial: (@Sendable (String) -> Void)?) async throws -> Analysis
@@ -53,5 +57,12 @@ extension NoteAnalyzing {
             do { result = .success(try await analyze(note, today: today, partial: nil)) } catch { result = .failure(error) }
             await done(note, result)
         }
+    }
+}
+
+extension NoteAnalyzing {
+    /// An analyzer whose quick stage costs the same in a backlog.
+    public func quickAnalysis(_ note: Note, today: Timestamp, usingModel: Bool, inBacklog: Bool) async throws -> Analysis {
+        try await quickAnalysis(note, today: today, usingModel: usingModel)
     }
 }
