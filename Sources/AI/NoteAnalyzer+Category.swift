@@ -46,10 +46,12 @@ actor CategoryScorer {
 
     /// The calibrated scores plus the keywords', in `Category.allCases` order.
     func scores(of text: String) async throws(GenerationError) -> [Double] {
-        let counts = CategoryScorer.keywordCounts(in: text)
-        return zip(try await calibratedScores(of: text), counts).map { score, count in
-            score + CategoryScorer.keywordWeight * Double(min(3, count))
-        }
+        zip(try await calibratedScores(of: text), CategoryScorer.keywordScores(in: text)).map(+)
+    }
+
+    /// Each category's keywords in the text, at most three counted, times `keywordWeight`.
+    static func keywordScores(in text: String) -> [Double] {
+        keywordCounts(in: text).map { keywordWeight * Double(min(3, $0)) }
     }
 
     /// The category with the most keywords in the text, without the model (`other` with none).

@@ -339,8 +339,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
         if let tagged = NoteAnalyzer.taggedCategory(note) { return tagged }
         let text = NoteText.fullText(title: note.title, body: note.body)
         guard let votes = votes(for: text) else { return CategoryScorer.keywordCategory(of: text) }
-        let keywords = CategoryScorer.keywordCounts(in: text).map { CategoryScorer.keywordWeight * Double(min(3, $0)) }
-        return CategoryScorer.best(NoteAnalyzer.adding(votes, to: keywords))
+        return CategoryScorer.best(NoteAnalyzer.adding(votes, to: CategoryScorer.keywordScores(in: text)))
     }
 
     /// What plain rules find in a note, with no model: its deadline, tasks and urgency.

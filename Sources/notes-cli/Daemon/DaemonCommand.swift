@@ -177,10 +177,11 @@ struct DaemonCommand: NotesCommand {
                     log.info("a change brings work: the model wakes")
                 }
                 // A category set by hand (`notes set`) is an example for the next notes.
-                // A vector the note gains meanwhile is not a change.
-                let latest = Analyzers.corrections(store: store, environment: context.environment)
+                // Texts and categories only, on every change (the vectors are read when they
+                // changed); a vector a note gains meanwhile is not a change.
+                let latest = (try? store.categoryCorrections()) ?? []
                 if !latest.elementsEqual(corrections, by: { $0.text == $1.text && $0.category == $1.category }) {
-                    corrections = latest
+                    corrections = Analyzers.corrections(store: store, environment: context.environment)
                     analyzer = analyzer.with(corrections: corrections.map { ($0.text, $0.category) },
                                              neighbours: Analyzers.neighbours(environment: context.environment, corrections: corrections))
                     worker = AnalysisWorker(store: store, analyzer: analyzer, embedder: embedder, log: log)
