@@ -18,7 +18,6 @@ let package = Package(
         .target(name: "CSodium", dependencies: ["CLoader"]),
         // The multilingual embedding engine that set-up builds, opened the same way by the first
         // search by meaning or embedding of a note.
-        .target(name: "CE5", dependencies: ["CLoader"]),
         // Header-only over the pinned llama.cpp install, through the pkg-config file that
         // scripts/setup.sh writes (see Sources/CLlama/shim.h).
         .systemLibrary(name: "CLlama", pkgConfig: "notes-llama"),
@@ -33,7 +32,7 @@ let package = Package(
         ),
         // Optimised even in debug builds: guided decoding walks a 49k-token trie per step, and
         // unoptimised it makes the model tests (and a debug `notes daemon`) twenty times slower.
-        .target(name: "AI", dependencies: ["Notes", "CLlama", "CLoader", "CE5"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "AI", dependencies: ["Notes", "CLlama", "CLoader"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "Sync", dependencies: ["Notes", "CGit2", "CSodium"]),
         // The notebook on this machine: the application's flow between the CLI and the libraries.
         .target(name: "Notebook", dependencies: ["Notes", "Storage", "AI", "Sync"]),

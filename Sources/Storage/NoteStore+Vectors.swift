@@ -21,6 +21,16 @@ extension NoteStore {
             """).rows([model]) { try note(from: $0) }
     }
 
+    /// Of the `newest` notes changed last, those without current vectors: a few index lookups,
+    /// however large the notebook (unlike `notesLackingVectors`, which looks at every note).
+    public func newestLackingVectors(model: String, newest: Int) throws -> [Note] {
+        try database.statement("""
+            SELECT \(Self.noteColumns) FROM (SELECT * FROM notes WHERE deleted IS NULL ORDER BY updated DESC LIMIT \(newest)) n
+            WHERE NOT \(Self.hasCurrentVector)
+            ORDER BY n.updated DESC
+            """).rows([model]) { try note(from: $0) }
+    }
+
     public func lackingVectorCount(model: String) throws -> Int {
         Int(try database.scalarInt("SELECT count(*) FROM notes n WHERE n.deleted IS NULL AND NOT \(Self.hasCurrentVector)", [model]) ?? 0)
     }

@@ -93,7 +93,7 @@ struct CategoryNeighboursTests {
     // MARK: with the real embedding model
 
     static let deps = ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps"
-    static let model = MultilingualEmbeddingModel(path: deps + "/e5/e5-small-q4.bin", libraryPath: deps + "/e5/libe5.so")
+    static let model = MultilingualEmbeddingModel(path: deps + "/e5/" + MultilingualEmbeddingModel.installedName)
 
     static func neighbours(_ corrections: [CategoryCorrection]) -> CategoryNeighbours {
         CategoryNeighbours(modelVersion: model.version, corrections: corrections) { texts in

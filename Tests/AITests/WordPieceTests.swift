@@ -11,7 +11,7 @@ struct WordPieceTests {
     static let modelPath = (ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps") + "/embedding-model.gguf"
 
     static func table() throws -> WordPiece {
-        try WordPiece(path: EmbeddingWeights.wordPiecePath(forModel: modelPath))
+        try WordPiece(path: EmbeddingWeights.tablePath(forModel: modelPath))
     }
 
     @Test func cutsTextAsTheModelsTokenizerDoes() throws {
@@ -44,7 +44,7 @@ struct WordPieceTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(throws: GenerationError.self) { try WordPiece(path: directory.path + "/missing.wordpiece") }
-        let whole = try Data(contentsOf: URL(fileURLWithPath: EmbeddingWeights.wordPiecePath(forModel: Self.modelPath)))
+        let whole = try Data(contentsOf: URL(fileURLWithPath: EmbeddingWeights.tablePath(forModel: Self.modelPath)))
         let cut = directory.appendingPathComponent("cut.wordpiece")
         try whole.prefix(whole.count / 2).write(to: cut)
         do {
@@ -56,7 +56,7 @@ struct WordPieceTests {
         // The model's file has no vocabulary: copied without its table, it is unavailable, with why.
         let bare = directory.appendingPathComponent("bare.gguf")
         try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.modelPath).resolvingSymlinksInPath(), to: bare)
-        #expect(EmbeddingWeights.wordPiecePath(forModel: bare.path) == directory.path + "/bare.wordpiece")
+        #expect(EmbeddingWeights.tablePath(forModel: bare.path) == directory.path + "/bare.wordpiece")
         // `notes status` says so without loading the model: the GGUF declares no vocabulary.
         #expect(EmbeddingModel(path: bare.path).availability == .unavailable(EmbeddingWeights.missingTableMessage(model: bare.path)))
         do {
@@ -82,7 +82,7 @@ struct WordPieceTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wordpiece-race-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let goodPath = EmbeddingWeights.wordPiecePath(forModel: Self.modelPath)
+        let goodPath = EmbeddingWeights.tablePath(forModel: Self.modelPath)
         let whole = try Data(contentsOf: URL(fileURLWithPath: goodPath))
         // The same size as the good table, so the kernel hands the freed address to the next map.
         var damaged = whole

@@ -122,7 +122,7 @@ import Testing
     /// another, `related` crosses languages too, and a note unlike any other has no related notes.
     @Test func theDefaultModelSearchesAcrossLanguages() throws {
         let deps = ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps"
-        let e5 = ["NOTES_EMBEDDING_MODEL": deps + "/e5/e5-small-q4.bin"]
+        let e5 = ["NOTES_EMBEDDING_MODEL": deps + "/e5/multilingual-e5-small-q4_0.gguf"]
         let notebook = Notebook()
         let boiler = try notebook.add("Kocioł stuka od rana, trzeba zadzwonić do hydraulika.")
         let caldaia = try notebook.add("La caldaia fa rumore, chiamare l'idraulico prima di venerdì.")
@@ -145,6 +145,25 @@ import Testing
         // The English model's vectors are not this one's: switching models makes them again.
         let status = try notebook.run(["status", "--json"], environment: Self.embedding).json as? [String: Any]
         #expect(status?["pending_vectors"] as? Int == 5)
+    }
+
+    /// A note just added is found by meaning at once, with no daemon and no `analyze`: the search
+    /// makes the vectors of the newest notes (eight) that lack them; an older backlog waits.
+    @Test func aNoteJustAddedIsFoundByMeaningWithoutADaemon() throws {
+        let deps = ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps"
+        let e5 = ["NOTES_EMBEDDING_MODEL": deps + "/e5/multilingual-e5-small-q4_0.gguf"]
+        let notebook = Notebook()
+        for number in 1...9 { _ = try notebook.add("Shopping list number \(number): bread, eggs, apples") }
+        // Search by words never makes vectors.
+        #expect((try notebook.run(["search", "--exact", "--json", "eggs"], environment: e5).json as? [[String: Any]])?.count == 9)
+        func pending() throws -> Int? { (try notebook.run(["status", "--json"], environment: e5).json as? [String: Any])?["pending_vectors"] as? Int }
+        #expect(try pending() == 9)
+        let tooth = try notebook.add("Ο οδοντίατρος την Πέμπτη στις 17:30, πονάει το δόντι μου.")
+        let found = try notebook.run(["search", "--json", "toothache appointment"], environment: e5)
+        #expect(found.status == 0, "\(found.stderr)")
+        let first = (found.json as? [[String: Any]])?.first
+        #expect(first?["id"] as? String == tooth && first?["match"] as? String == "meaning", "\(found.stdout)")
+        #expect(try pending() == 2, "the two oldest wait for the daemon or 'analyze --vectors'")
     }
 
     @Test func aMalformedFilterIsAUsageError() throws {

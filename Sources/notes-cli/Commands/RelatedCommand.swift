@@ -30,6 +30,7 @@ struct RelatedCommand: NotesCommand {
         let store = try context.store()
         let id = try store.resolve(reference)
         let search = NotebookSearch(store: store, embedder: Embeddings.make(context: context))
+        search.embedNewestNotes()
         guard let related = try search.related(to: id, limit: limit) else {
             throw CommandFailure("note \(try store.handle(of: id)) has no vector yet and none can be made: \(search.meaningUnavailable ?? "unknown reason")")
         }

@@ -49,6 +49,7 @@ struct SearchCommand: NotesCommand {
         if mode == .meaning, let reason = search.meaningUnavailable {
             throw CommandFailure("cannot search by meaning: \(reason)")
         }
+        if mode != .words { search.embedNewestNotes() }
         let (results, short) = try store.reading {
             let results = try search.search(query, filter: filter, mode: mode, now: Clock.now())
             return (results, json || results.isEmpty ? [:] : try context.handles(for: results.map(\.hit.id)))

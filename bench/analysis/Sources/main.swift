@@ -42,7 +42,7 @@ let ruleTasks = arguments.firstIndex(of: "--rule-tasks").flatMap { NoteAnalyzer.
 let batch = max(1, arguments.firstIndex(of: "--batch").flatMap { Int(arguments[$0 + 1]) } ?? 1)
 let copies = arguments.contains("--copies")
 let deps = environment["NOTES_DEPS"] ?? "/opt/notes-deps"
-let embedder = MultilingualEmbeddingModel(path: deps + "/e5/e5-small-q4.bin", libraryPath: deps + "/e5/libe5.so")
+let embedder = MultilingualEmbeddingModel(path: deps + "/e5/" + MultilingualEmbeddingModel.installedName)
 let firstPart: CategoryNeighbours.Embed = { texts in try embedder.embed(documents: texts.map(CategoryNeighbours.firstPart(of:))).map { $0.first ?? [] } }
 if !arguments.contains("--no-votes"), case let .unavailable(reason) = embedder.availability {
     FileHandle.standardError.write(Data("the vote needs the embedding model: \(reason) (or pass --no-votes)\n".utf8))

@@ -1,0 +1,59 @@
+// A tokenizer table as set-up writes it beside an embedding model (MODEL.wordpiece, MODEL.unigram),
+// mapped read-only and used as it lies on disk: no parsing at load, which is what keeps a cold
+// `notes search` fast.
+import Glibc
+
+final class MappedTable: @unchecked Sendable {
+    /// The mapped file, read only: immutable after `init` (hence unchecked Sendable).
+    let base: UnsafeRawPointer
+    let size: Int
+    let path: String
+
+    /// Maps the file at `path`, which must start with `magic` and be at least `header` bytes.
+    init(path: String, magic: String, header: Int) throws(GenerationError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .modelUnavailable("cannot open the tokenizer table \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_size >= header,
+              let mapped = mmap(nil, Int(status.st_size), PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
+            throw .modelUnavailable("the tokenizer table \(path) is not readable or too short")
+        }
+        base = UnsafeRawPointer(mapped)
+        size = Int(status.st_size)
+        self.path = path
+        // Every property is set, so a throw from here runs deinit, which unmaps. (A second munmap
+        // would unmap whatever another thread had mapped there meanwhile.)
+        guard Array(UnsafeRawBufferPointer(start: base, count: magic.utf8.count)) == Array(magic.utf8) else { throw damaged }
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
+
+    /// What a table that does not hold together is reported as.
+    var damaged: GenerationError {
+        .modelUnavailable("the tokenizer table \(path) is damaged (set-up writes it again: scripts/setup.sh)")
+    }
+
+    func word(_ offset: Int) -> UInt32 {
+        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    func float(_ offset: Int) -> Float { Float(bitPattern: word(offset)) }
+
+    /// The entry at `offset` of a pool of u8-length-prefixed strings that starts at `pool` and
+    /// holds `poolSize` bytes: its bytes, or nil past the end of a damaged pool.
+    func entry(_ offset: Int, pool: Int, poolSize: Int) -> UnsafeRawBufferPointer? {
+        guard offset >= 0, offset < poolSize else { return nil }
+        let length = Int(base.load(fromByteOffset: pool + offset, as: UInt8.self))
+        guard offset + 1 + length <= poolSize else { return nil }
+        return UnsafeRawBufferPointer(start: base + pool + offset + 1, count: length)
+    }
+}
+
+/// Text to the token ids of an embedding model, without the tokens each chunk begins and ends
+/// with (`begin`, `end`), which the caller adds.
+protocol EmbeddingTokenizer: Sendable {
+    var begin: Int32 { get }
+    var end: Int32 { get }
+    func tokens(_ text: String) -> [Int32]
+}
