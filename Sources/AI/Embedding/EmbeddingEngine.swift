@@ -1,5 +1,7 @@
 // What both embedding models run on: the weights llama.cpp loads once for the life of the
-// process, and two contexts over them, each behind a lock (one embedding at a time in each).
+// process, and two contexts, each behind a lock (one embedding at a time in each): one for
+// queries, over the weights as the file has them, and one for notes' chunks, over weights
+// repacked for this machine's widest kernels. A process that only searches never repacks.
 import Notes
 import Synchronization
 
@@ -10,6 +12,7 @@ final class EmbeddingEngine: Sendable {
     /// For its cheap checks of the file and the library (`availability`); never loaded.
     private let files: LanguageModel
     private let weights = Mutex<Result<EmbeddingWeights, GenerationError>?>(nil)
+    private let queryWeights = Mutex<Result<EmbeddingWeights, GenerationError>?>(nil)
     /// One context for queries (one short sequence) and one for notes (many chunks a batch):
     /// a search never pays for the larger one's buffers.
     private let queryContext = Mutex<EmbeddingContext?>(nil)
@@ -22,6 +25,8 @@ final class EmbeddingEngine: Sendable {
     /// model reads), and several short ones share it.
     static let documentTokens = 512
     static let documentSequences = 32
+    /// At most this many short sequences are embedded one by one in the query context.
+    static let fewSequences = 4
 
     init(path: String, libraryPath: String?, threads: Int) {
         self.path = path
@@ -33,8 +38,8 @@ final class EmbeddingEngine: Sendable {
     /// Cheap checks (file, GGUF magic, library, the tokenizer table) until loaded; then the
     /// load's outcome.
     var availability: LanguageModel.Availability {
-        if case let .failure(error)? = weights.withLock({ $0 }) {
-            return .unavailable(error.unavailableReason)
+        for slot in [weights.withLock { $0 }, queryWeights.withLock { $0 }] {
+            if case let .failure(error)? = slot { return .unavailable(error.unavailableReason) }
         }
         let files = self.files.availability
         guard case .available = files else { return files }
@@ -42,9 +47,19 @@ final class EmbeddingEngine: Sendable {
         return files
     }
 
-    /// The weights, loaded on first call (later calls return them, or the same failure).
-    func loaded() throws(GenerationError) -> EmbeddingWeights {
-        let result = weights.withLock { state -> Result<EmbeddingWeights, GenerationError> in
+    /// The weights, loaded on first call (later calls return them, or the same failure): for
+    /// notes' chunks repacked; for queries as the file has them, unless the repacked ones are
+    /// loaded already (a daemon's), which then serve queries too.
+    func loaded(forQueries: Bool = false) throws(GenerationError) -> EmbeddingWeights {
+        if forQueries {
+            if case let .success(repacked)? = weights.withLock({ $0 }) { return repacked }
+            return try load(queryWeights, repacked: false)
+        }
+        return try load(weights, repacked: true)
+    }
+
+    private func load(_ slot: borrowing Mutex<Result<EmbeddingWeights, GenerationError>?>, repacked: Bool) throws(GenerationError) -> EmbeddingWeights {
+        let result = slot.withLock { state -> Result<EmbeddingWeights, GenerationError> in
             if let state { return state }
             let result: Result<EmbeddingWeights, GenerationError>
             if case let .unavailable(reason) = files.availability {
@@ -52,7 +67,7 @@ final class EmbeddingEngine: Sendable {
             } else {
                 switch LlamaLibrary.load(path: libraryPath) {
                 case let .failure(error): result = .failure(.modelUnavailable(error.description))
-                case let .success(api): result = EmbeddingWeights.load(api: api, path: path)
+                case let .success(api): result = EmbeddingWeights.load(api: api, path: path, repacked: repacked)
                 }
             }
             state = result
@@ -73,6 +88,16 @@ final class EmbeddingEngine: Sendable {
 
     /// The vectors of token sequences, in order, many a batch.
     func embed(documents sequences: [[Int32]]) throws(GenerationError) -> [[Float]] {
+        // A few short ones (a note just added, embedded by a search) go through the query
+        // context, when the notes' one is not made yet: not worth repacking the weights and
+        // reserving the larger context for (a search right after `notes add` took 92 ms that way,
+        // against 48 ms for the same search again).
+        if sequences.count <= Self.fewSequences, sequences.allSatisfy({ $0.count <= Self.queryTokens }),
+           documentContext.withLock({ $0 == nil }) {
+            var vectors: [[Float]] = []
+            for tokens in sequences { if let vector = try embed(query: tokens) { vectors.append(vector) } }
+            if vectors.count == sequences.count { return vectors }
+        }
         let threads = self.threads
         return try withContext(documentContext, batchSize: Self.documentTokens, sequences: Self.documentSequences) { context throws(GenerationError) in
             try context.embed(sequences, threads: threads)
@@ -86,7 +111,8 @@ final class EmbeddingEngine: Sendable {
 
     private func withContext<T>(_ slot: borrowing Mutex<EmbeddingContext?>, batchSize: Int, sequences: Int,
                                 _ body: (EmbeddingContext) throws(GenerationError) -> T) throws(GenerationError) -> T {
-        let weights = try loaded()
+        // The query context is the one of a single sequence.
+        let weights = try loaded(forQueries: sequences == 1)
         let threads = self.threads
         let result: Result<T, GenerationError> = slot.withLock { context in
             do throws(GenerationError) {

@@ -54,7 +54,7 @@ public final class EmbeddingModel: Sendable {
 
     /// The vector of a search query (its first chunk only: queries are short).
     public func embed(query: String) throws(GenerationError) -> [Float] {
-        let tokens = Self.chunks(of: query, model: try engine.loaded()).first ?? []
+        let tokens = Self.chunks(of: query, model: try engine.loaded(forQueries: true)).first ?? []
         if let vector = try engine.embed(query: tokens) { return vector }
         return try embed(documents: [query]).first?.first ?? []
     }

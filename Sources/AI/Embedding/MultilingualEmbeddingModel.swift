@@ -72,7 +72,7 @@ public final class MultilingualEmbeddingModel: Sendable {
 
     /// The vector of a search query.
     public func embed(query: String) throws(GenerationError) -> [Float] {
-        let tokens = try sequence(Self.queryPrefix + query)
+        let tokens = try sequence(Self.queryPrefix + query, weights: engine.loaded(forQueries: true))
         if let vector = try engine.embed(query: tokens) { return vector }
         return try engine.embed(documents: [tokens]).first ?? []
     }
@@ -80,9 +80,8 @@ public final class MultilingualEmbeddingModel: Sendable {
     /// For each text, its chunks' vectors in order (at least one); the chunks of all texts go
     /// through the model together.
     public func embed(documents: [String]) throws(GenerationError) -> [[[Float]]] {
-        let chunked = try documents.map { text throws(GenerationError) in
-            try Self.chunks(of: text).map { chunk throws(GenerationError) in try sequence(Self.passagePrefix + chunk) }
-        }
+        let weights = try engine.loaded()
+        let chunked = documents.map { text in Self.chunks(of: text).map { sequence(Self.passagePrefix + $0, weights: weights) } }
         var vectors = try engine.embed(documents: chunked.flatMap { $0 })[...]
         return chunked.map { chunks in
             defer { vectors = vectors.dropFirst(chunks.count) }
@@ -91,8 +90,7 @@ public final class MultilingualEmbeddingModel: Sendable {
     }
 
     /// The text's tokens between the model's start and end tokens, cut to what the model reads.
-    private func sequence(_ text: String) throws(GenerationError) -> [Int32] {
-        let weights = try engine.loaded()
+    private func sequence(_ text: String, weights: EmbeddingWeights) -> [Int32] {
         let tokens = weights.tokenize(EmbeddingModel.leadingBytes(of: text, limit: Self.maximumBytes))
         return [weights.begin] + tokens.prefix(max(1, weights.contextLength - 2)) + [weights.end]
     }

@@ -117,7 +117,10 @@ final class EmbeddingWeights: @unchecked Sendable {
         return nil
     }
 
-    static func load(api: notes_llama_api, path: String) -> Result<EmbeddingWeights, GenerationError> {
+    /// `repacked`: llama.cpp copies the matrices into the layout of this machine's widest
+    /// kernels, which pays for itself on a batch of notes (seconds of work) but not on one query
+    /// of a few tokens, where the copy is a fifth of a cold search's time.
+    static func load(api: notes_llama_api, path: String, repacked: Bool = true) -> Result<EmbeddingWeights, GenerationError> {
         let tokenizer: (any EmbeddingTokenizer)?
         do throws(GenerationError) {
             tokenizer = try table(forModel: path).map { table throws(GenerationError) in try table.kind.open(table.path) }
@@ -125,7 +128,9 @@ final class EmbeddingWeights: @unchecked Sendable {
             return .failure(error)
         }
         LlamaBackend.initialize(api)
-        guard let model = api.llama_model_load_from_file(path, api.llama_model_default_params()) else {
+        var params = api.llama_model_default_params()
+        params.use_extra_bufts = repacked
+        guard let model = api.llama_model_load_from_file(path, params) else {
             return .failure(.modelUnavailable("llama.cpp could not load \(path) (not a readable GGUF, or an unsupported architecture)"))
         }
         guard let vocab = api.llama_model_get_vocab(model),
