@@ -50,6 +50,33 @@ final class MappedTable: @unchecked Sendable {
     }
 }
 
+/// What both tables begin with after their 8-byte magic, little endian u32s: the pieces, the
+/// hash slots, the begin, end and unknown ids, the entries of the table's second part (WordPiece's
+/// character ranges, unigram's replacements) and the pool's bytes. Checked against each other.
+struct TableHeader {
+    let pieces: Int
+    let slotCount: Int
+    let begin: Int32
+    let end: Int32
+    let unknown: Int32
+    let entries: Int
+    let poolSize: Int
+
+    init(_ table: MappedTable) throws(GenerationError) {
+        func word(_ offset: Int) -> Int { Int(table.word(offset)) }
+        pieces = word(8)
+        slotCount = word(12)
+        begin = Int32(truncatingIfNeeded: word(16))
+        end = Int32(truncatingIfNeeded: word(20))
+        unknown = Int32(truncatingIfNeeded: word(24))
+        entries = word(28)
+        poolSize = word(32)
+        let pieces = pieces
+        guard slotCount > pieces, slotCount & (slotCount - 1) == 0,
+              [begin, end, unknown].allSatisfy({ $0 >= 0 && Int($0) < pieces }) else { throw table.damaged }
+    }
+}
+
 /// Text to the token ids of an embedding model, without the tokens each chunk begins and ends
 /// with (`begin`, `end`), which the caller adds.
 protocol EmbeddingTokenizer: Sendable {

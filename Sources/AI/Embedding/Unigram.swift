@@ -10,16 +10,15 @@ import Notes
 /// SentencePiece mark "▁"; then the sequence of pieces whose scores add up highest (Viterbi), a
 /// character no piece covers being `<unk>`.
 final class Unigram: EmbeddingTokenizer {
-    let begin: Int32
-    let end: Int32
-    let unknown: Int32
     private let table: MappedTable
-    private let slotCount: Int
-    private let slots: Int
-    private let replacementCount: Int
+    private let header: TableHeader
+    var begin: Int32 { header.begin }
+    var end: Int32 { header.end }
+    var unknown: Int32 { header.unknown }
+    /// Hash slots of 12 bytes from `slots`, then the replacements (8 bytes each), then the pool.
+    private let slots = Unigram.header
     private let replacements: Int
     private let pool: Int
-    private let poolSize: Int
     /// The longest piece, in bytes: no longer span is looked up.
     private let longestPiece: Int
     /// What a character no piece covers costs: less than any piece, so it is the last resort.
@@ -30,24 +29,12 @@ final class Unigram: EmbeddingTokenizer {
     init(path: String) throws(GenerationError) {
         let table = try MappedTable(path: path, magic: "NOTESUG1", header: Self.header)
         self.table = table
-        func word(_ offset: Int) -> Int { Int(table.word(offset)) }
-        let pieces = word(8)
-        slotCount = word(12)
-        begin = Int32(truncatingIfNeeded: word(16))
-        end = Int32(truncatingIfNeeded: word(20))
-        unknown = Int32(truncatingIfNeeded: word(24))
-        replacementCount = word(28)
-        poolSize = word(32)
-        longestPiece = word(36)
+        header = try TableHeader(table)
+        longestPiece = Int(table.word(36))
         unknownScore = table.float(40)
-        slots = Self.header
-        replacements = slots + slotCount * 12
-        pool = replacements + replacementCount * 8
-        guard slotCount > pieces, slotCount & (slotCount - 1) == 0, pool + poolSize == table.size,
-              (1...255).contains(longestPiece), unknownScore.isFinite,
-              [begin, end, unknown].allSatisfy({ $0 >= 0 && Int($0) < pieces }) else {
-            throw table.damaged
-        }
+        replacements = Unigram.header + header.slotCount * 12
+        pool = replacements + header.entries * 8
+        guard pool + header.poolSize == table.size, (1...255).contains(longestPiece), unknownScore.isFinite else { throw table.damaged }
     }
 
     enum Entry: Equatable {
@@ -59,16 +46,16 @@ final class Unigram: EmbeddingTokenizer {
     /// What the vocabulary has for these bytes (`hash`: their FNV-1a), or nil when no piece
     /// begins with them.
     func entry(_ bytes: ArraySlice<UInt8>, hash: UInt64) -> Entry? {
-        var slot = Int(hash & UInt64(slotCount - 1))
-        for _ in 0..<slotCount {
+        var slot = Int(hash & UInt64(header.slotCount - 1))
+        for _ in 0..<header.slotCount {
             let at = slots + slot * 12
             let offset = Int(table.word(at))
             guard offset != 0 else { return nil }
-            if let stored = table.entry(offset - 1, pool: pool, poolSize: poolSize), stored.elementsEqual(bytes) {
+            if let stored = table.entry(offset - 1, pool: pool, poolSize: header.poolSize), stored.elementsEqual(bytes) {
                 let id = table.word(at + 4)
                 return id == UInt32.max ? .prefix : .piece(id: Int32(truncatingIfNeeded: id), score: table.float(at + 8))
             }
-            slot = (slot + 1) & (slotCount - 1)
+            slot = (slot + 1) & (header.slotCount - 1)
         }
         return nil
     }
@@ -79,7 +66,7 @@ final class Unigram: EmbeddingTokenizer {
         let value = scalar.value
         // Letters and digits of ASCII are never replaced: no search for the common case.
         if (0x61...0x7A).contains(value) || (0x41...0x5A).contains(value) || (0x30...0x39).contains(value) { return nil }
-        var low = 0, high = replacementCount
+        var low = 0, high = header.entries
         while low < high {
             let middle = (low + high) / 2
             let at = replacements + middle * 8
@@ -89,7 +76,7 @@ final class Unigram: EmbeddingTokenizer {
             } else if code > value {
                 high = middle
             } else {
-                return table.entry(Int(table.word(at + 4)), pool: pool, poolSize: poolSize)
+                return table.entry(Int(table.word(at + 4)), pool: pool, poolSize: header.poolSize)
             }
         }
         return nil

@@ -10,16 +10,17 @@ import Notes
 /// mark and CJK ideograph its own word), then each word into the longest pieces the vocabulary
 /// has ("playing" is "play", "##ing"), or `[UNK]` when it has none.
 final class WordPiece: EmbeddingTokenizer {
-    let begin: Int32
-    let end: Int32
-    let unknown: Int32
     private let table: MappedTable
-    private let slotCount: Int
-    private let slots: Int
-    private let rangeCount: Int
+    private let header: TableHeader
+    private var slotCount: Int { header.slotCount }
+    private var rangeCount: Int { header.entries }
+    private var poolSize: Int { header.poolSize }
+    var begin: Int32 { header.begin }
+    var end: Int32 { header.end }
+    var unknown: Int32 { header.unknown }
+    private let slots = 36
     private let ranges: Int
     private let pool: Int
-    private let poolSize: Int
 
     /// A word longer than this, in characters, is one `[UNK]` (as BERT's tokenizer has it).
     static let maximumWordCharacters = 100
@@ -28,21 +29,10 @@ final class WordPiece: EmbeddingTokenizer {
     init(path: String) throws(GenerationError) {
         let table = try MappedTable(path: path, magic: "NOTESWP1", header: 36)
         self.table = table
-        func word(_ offset: Int) -> Int { Int(table.word(offset)) }
-        let pieces = word(8)
-        slotCount = word(12)
-        begin = Int32(truncatingIfNeeded: word(16))
-        end = Int32(truncatingIfNeeded: word(20))
-        unknown = Int32(truncatingIfNeeded: word(24))
-        rangeCount = word(28)
-        poolSize = word(32)
-        slots = 36
-        ranges = slots + slotCount * 8
-        pool = ranges + rangeCount * 12
-        guard slotCount > pieces, slotCount & (slotCount - 1) == 0,
-              pool + poolSize == table.size, [begin, end, unknown].allSatisfy({ $0 >= 0 && Int($0) < pieces }) else {
-            throw table.damaged
-        }
+        header = try TableHeader(table)
+        ranges = slots + header.slotCount * 8
+        pool = ranges + header.entries * 12
+        guard pool + header.poolSize == table.size else { throw table.damaged }
     }
 
     private func word(_ offset: Int) -> UInt32 { table.word(offset) }
