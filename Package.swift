@@ -39,7 +39,7 @@ let package = Package(
         // `notes mcp`: the notebook as a Model Context Protocol server (JSON-RPC, tools, resources).
         .target(name: "MCP", dependencies: ["Notes", "Storage", "AI", "Notebook"]),
         .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync", "Notebook", "MCP"]),
-        .executableTarget(name: "ai-bench", dependencies: ["AI"], path: "bench/ai/Sources"),
+        .executableTarget(name: "ai-bench", dependencies: ["AI", "Notes"], path: "bench/ai/Sources"),
         .executableTarget(name: "analysis-eval", dependencies: ["AI", "Notes"], path: "bench/analysis/Sources"),
         // `swift run -c release sync-bench`: the sync against the git command line (bench/sync).
         .executableTarget(name: "sync-bench", dependencies: ["Sync", "Notes", "TestSupport"], path: "bench/sync/Sources"),

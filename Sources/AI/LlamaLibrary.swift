@@ -1,5 +1,6 @@
 // Access to llama.cpp's functions, loaded on first use (see CLlama).
 import CLlama
+import Notes
 import Glibc
 
 enum LlamaLibrary {
@@ -7,9 +8,9 @@ enum LlamaLibrary {
     /// `$NOTES_DEPS` (default /opt/notes-deps), then the bare name through the run path.
     static func candidates(environment: [String: String] = ProcessEnvironment.current) -> [String] {
         var result: [String] = []
-        if let explicit = environment["NOTES_LLAMA_LIBRARY"], !explicit.isEmpty { result.append(explicit) }
-        let deps = environment["NOTES_DEPS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/opt/notes-deps"
-        result.append("\(deps)/llama/lib/libllama.so")
+        let settings = Settings(environment)
+        if let explicit = settings[.llamaLibrary] { result.append(explicit) }
+        result.append("\(settings.deps)/llama/lib/libllama.so")
         result.append("libllama.so")
         return result
     }
@@ -37,20 +38,4 @@ enum LlamaLibrary {
 struct LlamaLibraryError: Error, CustomStringConvertible, Sendable {
     let message: String
     var description: String { "cannot load llama.cpp: \(message)" }
-}
-
-/// The process environment as a dictionary, without Foundation.
-public enum ProcessEnvironment {
-    public static var current: [String: String] {
-        var result: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry += 1
-        }
-        return result
-    }
 }

@@ -110,7 +110,7 @@ public final class NoteAnalyzer: NoteAnalyzing {
 
         /// `NOTES_SUMMARIES`: `note` (or unset) or `model`; nil for anything else.
         public static func fromEnvironment(_ environment: [String: String]) -> Summaries? {
-            guard let value = environment["NOTES_SUMMARIES"], !value.isEmpty else { return .note }
+            guard let value = Settings(environment)[.summaries] else { return .note }
             return Summaries(rawValue: value.lowercased())
         }
     }

@@ -102,8 +102,8 @@ public final class NoteReader: Sendable {
     /// longest answer.
     public static func model(environment: [String: String]) -> LanguageModel? {
         var configuration = ModelConfiguration.fromEnvironment(environment)
-        let deps = environment["NOTES_DEPS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/opt/notes-deps"
-        let path = environment["NOTES_READER_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? deps + "/reader-model.gguf"
+        let settings = Settings(environment)
+        let path = settings[.readerModel] ?? settings.deps + "/reader-model.gguf"
         guard path != "none" else { return nil }
         configuration.modelPath = path
         configuration.contextSize = 4_096

@@ -1,4 +1,4 @@
-// The JSON shapes of the README's "Contract for scripts", in one place: `--json` prints them
+// The JSON shapes of docs/scripting.md's "Contract for scripts", in one place: `--json` prints them
 // and `notes mcp` returns them as its tools' structured output.
 import Notes
 import Storage

@@ -1,4 +1,5 @@
 // Where the notebook on this machine keeps its files: one directory, and the paths inside it.
+import Notes
 import Storage
 
 /// `$NOTES_HOME`, else `$XDG_DATA_HOME/notes`, else `~/.local/share/notes`; inside it the
@@ -12,7 +13,7 @@ public struct NotebookHome: Sendable, Equatable {
     init(path: String) { self.path = path }
 
     public init(environment: [String: String]) {
-        if let home = environment["NOTES_HOME"], !home.isEmpty {
+        if let home = Settings(environment)[.home] {
             path = home
         } else if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
             path = data + "/notes"

@@ -2,7 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import AI
+import Notes
 
 // Writing to a closed pipe must end quietly, not kill us with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)

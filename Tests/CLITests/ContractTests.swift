@@ -1,4 +1,4 @@
-// The scripting contract in the README, driven through the real binary.
+// The scripting contract of docs/scripting.md, driven through the real binary.
 import Foundation
 import Testing
 

@@ -27,11 +27,10 @@ public final class EmbeddingModel: Sendable {
     /// `NOTES_EMBEDDING_MODEL=/path/to/model.gguf`, else `$NOTES_DEPS/embedding-model.gguf`;
     /// nil for `NOTES_EMBEDDING_MODEL=none` (search by words only, no vectors made).
     public static func fromEnvironment(_ environment: [String: String] = ProcessEnvironment.current) -> EmbeddingModel? {
-        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let deps = value("NOTES_DEPS") ?? "/opt/notes-deps"
-        let path = value("NOTES_EMBEDDING_MODEL") ?? "\(deps)/embedding-model.gguf"
+        let settings = Settings(environment)
+        let path = settings[.embeddingModel] ?? "\(settings.deps)/embedding-model.gguf"
         guard path != "none" else { return nil }
-        return EmbeddingModel(path: path, libraryPath: value("NOTES_LLAMA_LIBRARY"))
+        return EmbeddingModel(path: path, libraryPath: settings[.llamaLibrary])
     }
 
     /// Cheap checks (file, GGUF magic, library, the tokenizer table) until loaded; then the

@@ -1,4 +1,5 @@
 // Where the model, the library and the prefix cache are, and how big a context to make.
+import Notes
 
 public struct ModelConfiguration: Sendable, Hashable {
     /// A GGUF file.
@@ -25,10 +26,9 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// `$XDG_CACHE_HOME/notes/prefixes`, else `~/.cache/notes/prefixes`.
     public static func fromEnvironment(_ environment: [String: String] = ProcessEnvironment.current,
                                        configuredModelPath: String? = nil) -> ModelConfiguration {
-        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let deps = value("NOTES_DEPS") ?? "/opt/notes-deps"
-        let model = value("NOTES_MODEL") ?? configuredModelPath ?? "\(deps)/default-model.gguf"
-        return ModelConfiguration(modelPath: model, libraryPath: value("NOTES_LLAMA_LIBRARY"),
+        let settings = Settings(environment)
+        let model = settings[.model] ?? configuredModelPath ?? "\(settings.deps)/default-model.gguf"
+        return ModelConfiguration(modelPath: model, libraryPath: settings[.llamaLibrary],
                                   prefixCacheDirectory: cacheDirectory(environment).map { $0 + "/prefixes" })
     }
 
@@ -36,7 +36,7 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// `$XDG_CACHE_HOME/notes`, else `~/.cache/notes`; nil without any of them.
     public static func cacheDirectory(_ environment: [String: String]) -> String? {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        return if let home = value("NOTES_HOME") {
+        return if let home = Settings(environment)[.home] {
             "\(home)/cache"
         } else if let xdg = value("XDG_CACHE_HOME") {
             "\(xdg)/notes"

@@ -9,7 +9,7 @@ import Sync
 enum Passphrase {
     /// `askOnTerminal` false for the daemon: it has no one to ask.
     static func source(environment: [String: String], askOnTerminal: Bool) -> PassphraseSource {
-        let file = environment["NOTES_PASSPHRASE_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        let file = Settings(environment)[.passphraseFile]
         return { request in
             if let file { return try read(file) }
             guard askOnTerminal else { return nil }

@@ -205,7 +205,7 @@ struct SyncCommand: NotesCommand {
         let name = try remote ?? SyncCommand.defaultRemote(engine)
         let terminal = context.terminal
         let showSteps = terminal.err.isTerminal && !json
-        let pauseAt = context.environment["NOTES_SYNC_PAUSE_AT"].flatMap(SyncStep.init(rawValue:))
+        let pauseAt = Settings(context.environment)[.syncPauseAt].flatMap(SyncStep.init(rawValue:))
         let options = SyncOptions(allowDeletes: allowDeletes, credentials: context.sshCredentials,
                                   passphrase: Passphrase.source(environment: context.environment, askOnTerminal: true))
         let summary = try engine.sync(remote: name, options: options) { step in

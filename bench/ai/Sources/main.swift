@@ -2,6 +2,7 @@
 // default model (or NOTES_MODEL). Prints `key value` lines; bench/ai/run.sh sets them beside the
 // peer's (llama-cpp-python) from the same run.
 import AI
+import Notes
 import Glibc
 
 func readFile(_ path: String) -> String {

@@ -1,6 +1,7 @@
 // The port through which the notebook turns text into vectors, whatever model does it (AI's
 // MultilingualEmbeddingModel and EmbeddingModel, below; the tests a fake).
 import AI
+import Notes
 
 public protocol TextEmbedding: Sendable {
     /// Stored with every vector: vectors of another version are not current.
@@ -68,11 +69,10 @@ public enum TextEmbeddings {
     /// other as an English sentence model (all-MiniLM-L6-v2); unset, the multilingual model
     /// set-up installs in `$NOTES_DEPS/e5`.
     public static func fromEnvironment(_ environment: [String: String] = ProcessEnvironment.current) -> (any TextEmbedding)? {
-        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let deps = value("NOTES_DEPS") ?? "/opt/notes-deps"
-        let library = value("NOTES_LLAMA_LIBRARY")
-        guard let path = value("NOTES_EMBEDDING_MODEL") else {
-            return MultilingualEmbeddingModel(path: deps + "/e5/" + MultilingualEmbeddingModel.installedName, libraryPath: library)
+        let settings = Settings(environment)
+        let library = settings[.llamaLibrary]
+        guard let path = settings[.embeddingModel] else {
+            return MultilingualEmbeddingModel(path: settings.deps + "/e5/" + MultilingualEmbeddingModel.installedName, libraryPath: library)
         }
         if path == "none" { return nil }
         if MultilingualEmbeddingModel.reads(path) { return MultilingualEmbeddingModel(path: path, libraryPath: library) }

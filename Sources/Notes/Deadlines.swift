@@ -1,23 +1,28 @@
 // Deadlines a note names ("tomorrow", "Friday", "Dec 20", "the 1st", "in 3 days"), read by date
 // arithmetic. A model of this size cannot count days between dates, so the analyzer does it and
-// turns the nearest deadline into the urgency the instructions describe.
-import Notes
+// turns the nearest deadline into the urgency the instructions describe. Words and dates of
+// the domain, in 12 languages, with no model: here in Notes, beside the other date rules.
 
-struct DeadlineReading: Equatable, Sendable {
+public struct DeadlineReading: Equatable, Sendable {
     /// Days from Today to the nearest deadline (0: today, negative: passed); nil when the note
     /// names no date at or after its creation, or when that date passed more than
     /// `Deadlines.forgottenAfterDays` ago (the note is history, not a fire).
-    var daysLeft: Int?
+    public var daysLeft: Int?
     /// The note says it is pressing: "urgent", "asap", "overdue", "was due", "emergency".
-    var isPressing: Bool
+    public var isPressing: Bool
+
+    public init(daysLeft: Int?, isPressing: Bool) {
+        self.daysLeft = daysLeft
+        self.isPressing = isPressing
+    }
 }
 
-enum Deadlines {
-    static let forgottenAfterDays = 14
+public enum Deadlines {
+    public static let forgottenAfterDays = 14
 
     /// The urgency scale of the instructions: 5 due today, overdue or pressing; 4 due in 1 to 3
     /// days; 3 in 4 to 14 days; 2 later, or something to do with no date; 1 nothing to do.
-    static func urgency(_ reading: DeadlineReading, hasTasks: Bool) -> Int {
+    public static func urgency(_ reading: DeadlineReading, hasTasks: Bool) -> Int {
         if reading.isPressing { return 5 }
         guard let days = reading.daysLeft else { return hasTasks ? 2 : 1 }
         switch days {
@@ -31,7 +36,7 @@ enum Deadlines {
     /// Reads `text`, written on the day `created`, as of the day `today` (both in days since
     /// 1970-01-01). Relative words count from `created`: "tomorrow" in a note written yesterday
     /// is today.
-    static func read(_ text: String, created: Int64, today: Int64) -> DeadlineReading {
+    public static func read(_ text: String, created: Int64, today: Int64) -> DeadlineReading {
         let words = self.words(text)
         var isPressing = false
         var candidates: [Int64] = []

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Notes
 import Sync
 
 public enum SSHCredentials {
@@ -10,11 +11,12 @@ public enum SSHCredentials {
     /// unlocks it); the host key is checked against `NOTES_SSH_KNOWN_HOSTS`, else
     /// `~/.ssh/known_hosts`. `exists` is asked about files (tests give their own).
     public static func from(environment: [String: String], exists: (String) -> Bool = { access($0, F_OK) == 0 }) -> RemoteCredentials {
+        let settings = Settings(environment)
         let ssh = (environment["HOME"] ?? "") + "/.ssh"
-        let key = environment["NOTES_SSH_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        let key = settings[.sshKey]
             ?? ["id_ed25519", "id_rsa", "id_ecdsa"].map { ssh + "/" + $0 }.first(where: exists)
         let publicKey = key.map { $0 + ".pub" }.flatMap { exists($0) ? $0 : nil }
-        return RemoteCredentials(privateKey: key, publicKey: publicKey, passphrase: environment["NOTES_SSH_PASSPHRASE"],
-                                 knownHosts: environment["NOTES_SSH_KNOWN_HOSTS"] ?? ssh + "/known_hosts")
+        return RemoteCredentials(privateKey: key, publicKey: publicKey, passphrase: settings.exactly(.sshPassphrase),
+                                 knownHosts: settings.exactly(.sshKnownHosts) ?? ssh + "/known_hosts")
     }
 }

@@ -23,7 +23,7 @@ public enum Analyzers {
     public static func make(environment: [String: String], corrections: [CategoryCorrection], voting: Bool = true) throws -> NoteAnalyzer {
         guard let summaries = NoteAnalyzer.Summaries.fromEnvironment(environment) else {
             let choices = NoteAnalyzer.Summaries.allCases.map(\.rawValue).joined(separator: " or ")
-            throw AnalyzerSettingError(description: "NOTES_SUMMARIES is \"\(environment["NOTES_SUMMARIES"] ?? "")\"; use \(choices)")
+            throw AnalyzerSettingError(description: "\(Settings.Variable.summaries.rawValue) is \"\(Settings(environment).exactly(.summaries) ?? "")\"; use \(choices)")
         }
         return NoteAnalyzer(model: NoteAnalyzer.model(environment: environment), reader: reader(environment: environment).reader,
                             corrections: corrections.map { ($0.text, $0.category) }, neighbours: voting ? neighbours(environment: environment, corrections: corrections) : nil,

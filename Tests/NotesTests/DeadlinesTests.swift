@@ -1,7 +1,6 @@
 // Deadlines read from a note's words, and the urgency they give.
-import Notes
 import Testing
-@testable import AI
+@testable import Notes
 
 struct DeadlinesTests {
     /// Days since 1970 of an ISO date.
