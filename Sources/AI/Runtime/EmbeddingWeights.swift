@@ -8,9 +8,10 @@ import Glibc
 import Notes
 
 final class EmbeddingWeights: @unchecked Sendable {
-    let api: notes_llama_api
-    let model: OpaquePointer
-    let vocab: OpaquePointer
+    let weights: LlamaWeights
+    var api: notes_llama_api { weights.api }
+    var model: OpaquePointer { weights.model }
+    var vocab: OpaquePointer { weights.vocab }
     /// The table beside the model file, when there is one (ours, from set-up); else llama.cpp's
     /// own tokenizer from the GGUF (any other embedding model).
     let tokenizer: (any EmbeddingTokenizer)?
@@ -21,17 +22,13 @@ final class EmbeddingWeights: @unchecked Sendable {
     /// Tokens the model reads at most, its start and end tokens included.
     let contextLength: Int
 
-    private init(api: notes_llama_api, model: OpaquePointer, vocab: OpaquePointer, tokenizer: (any EmbeddingTokenizer)?) {
-        self.api = api
-        self.model = model
-        self.vocab = vocab
+    private init(weights: LlamaWeights, tokenizer: (any EmbeddingTokenizer)?) {
+        self.weights = weights
         self.tokenizer = tokenizer
-        begin = tokenizer?.begin ?? api.llama_vocab_bos(vocab)
-        end = tokenizer?.end ?? api.llama_vocab_sep(vocab)
-        contextLength = Int(api.llama_model_n_ctx_train(model))
+        begin = tokenizer?.begin ?? weights.api.llama_vocab_bos(weights.vocab)
+        end = tokenizer?.end ?? weights.api.llama_vocab_sep(weights.vocab)
+        contextLength = Int(weights.api.llama_model_n_ctx_train(weights.model))
     }
-
-    deinit { api.llama_model_free(model) }
 
     /// The kinds of table set-up writes beside a model, by the extension it gives them.
     enum Table: String, CaseIterable {
@@ -127,34 +124,21 @@ final class EmbeddingWeights: @unchecked Sendable {
         } catch {
             return .failure(error)
         }
-        LlamaBackend.initialize(api)
-        var params = api.llama_model_default_params()
-        params.use_extra_bufts = repacked
-        guard let model = api.llama_model_load_from_file(path, params) else {
-            return .failure(.modelUnavailable("llama.cpp could not load \(path) (not a readable GGUF, or an unsupported architecture)"))
+        let weights: LlamaWeights
+        switch LlamaWeights.load(api: api, path: path, repacked: repacked) {
+        case let .failure(error): return .failure(error)
+        case let .success(loaded): weights = loaded
         }
-        guard let vocab = api.llama_model_get_vocab(model),
-              tokenizer != nil || api.llama_vocab_type(vocab) != LLAMA_VOCAB_TYPE_NONE else {
-            api.llama_model_free(model)
+        guard tokenizer != nil || api.llama_vocab_type(weights.vocab) != LLAMA_VOCAB_TYPE_NONE else {
             return .failure(.modelUnavailable(missingTableMessage(model: path)))
         }
-        return .success(EmbeddingWeights(api: api, model: model, vocab: vocab, tokenizer: tokenizer))
+        return .success(EmbeddingWeights(weights: weights, tokenizer: tokenizer))
     }
 
     /// The text's tokens, without the start and end tokens (the caller adds them per chunk).
     func tokenize(_ text: [UInt8]) -> [Int32] {
         guard !text.isEmpty else { return [] }
         if let tokenizer { return tokenizer.tokens(String(decoding: text, as: UTF8.self)) }
-        func run(_ capacity: Int) -> (Int32, [Int32]) {
-            var tokens = [Int32](repeating: 0, count: capacity)
-            let count = text.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { api.llama_tokenize(vocab, $0.baseAddress, Int32(text.count), &tokens, Int32(capacity), false, false) }
-            }
-            return (count, tokens)
-        }
-        // "Returns a negative number on failure - the number of tokens that would have been returned."
-        var (count, tokens) = run(text.count + 2)
-        if count < 0, count != Int32.min { (count, tokens) = run(Int(-count)) }
-        return count > 0 ? Array(tokens.prefix(Int(count))) : []
+        return weights.tokenize(text, addBeginning: false, special: false) ?? []
     }
 }

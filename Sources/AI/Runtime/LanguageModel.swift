@@ -93,9 +93,10 @@ public final class LanguageModel: Sendable {
 
 /// The llama.cpp model and what is derived from it once: the vocabulary and its trie.
 final class LoadedModel: @unchecked Sendable {
-    let api: notes_llama_api
-    let model: OpaquePointer
-    let vocab: OpaquePointer
+    let weights: LlamaWeights
+    var api: notes_llama_api { weights.api }
+    var model: OpaquePointer { weights.model }
+    var vocab: OpaquePointer { weights.vocab }
     let vocabulary: Vocabulary
     let chatTemplate: String?
     let parameterCount: Int
@@ -104,11 +105,10 @@ final class LoadedModel: @unchecked Sendable {
     let addsBeginningOfSequence: Bool
     let libraryIdentity: String
 
-    private init(api: notes_llama_api, model: OpaquePointer, vocab: OpaquePointer, libraryIdentity: String) {
-        self.api = api
+    private init(weights: LlamaWeights, libraryIdentity: String) {
+        self.weights = weights
         self.libraryIdentity = libraryIdentity
-        self.model = model
-        self.vocab = vocab
+        let (api, model, vocab) = (weights.api, weights.model, weights.vocab)
         var pieces: [[UInt8]] = []
         let count = Int(api.llama_vocab_n_tokens(vocab))
         pieces.reserveCapacity(count)
@@ -130,45 +130,17 @@ final class LoadedModel: @unchecked Sendable {
         addsBeginningOfSequence = api.llama_vocab_get_add_bos(vocab)
     }
 
-    deinit { api.llama_model_free(model) }
-
     static func load(api: notes_llama_api, path: String, libraryIdentity: String) -> Result<LoadedModel, GenerationError> {
-        LlamaBackend.initialize(api)
-        var params = api.llama_model_default_params()
         // No repacked weights: llama.cpp's repacked CPU kernels compute a row's products
         // otherwise when it shares a step with other rows, so a batch or a draft changed greedy
         // readings; the plain kernels give each row the same bits whatever else is evaluated,
         // and were not slower for prompts (bench/ai/RESULTS.md, run G).
-        params.use_extra_bufts = false
-        guard let model = api.llama_model_load_from_file(path, params) else {
-            return .failure(.modelUnavailable("llama.cpp could not load \(path) (not a readable GGUF, or an unsupported architecture)"))
-        }
-        guard let vocab = api.llama_model_get_vocab(model) else {
-            api.llama_model_free(model)
-            return .failure(.modelUnavailable("the model has no vocabulary"))
-        }
-        return .success(LoadedModel(api: api, model: model, vocab: vocab, libraryIdentity: libraryIdentity))
+        LlamaWeights.load(api: api, path: path, repacked: false).map { LoadedModel(weights: $0, libraryIdentity: libraryIdentity) }
     }
 
     /// Tokens for `text`. `special` parses control-token text (for chat templates only).
     func tokenize(_ text: [UInt8], addBeginning: Bool, special: Bool) -> [Int32]? {
-        guard !text.isEmpty else { return addBeginning ? [api.llama_vocab_bos(vocab)] : [] }
-        var tokens = [Int32](repeating: 0, count: text.count + 2)
-        var count = text.withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) {
-                api.llama_tokenize(vocab, $0.baseAddress, Int32(text.count), &tokens, Int32(tokens.count), addBeginning, special)
-            }
-        }
-        if count < 0, count != Int32.min {
-            tokens = [Int32](repeating: 0, count: Int(-count))
-            count = text.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) {
-                    api.llama_tokenize(vocab, $0.baseAddress, Int32(text.count), &tokens, Int32(tokens.count), addBeginning, special)
-                }
-            }
-        }
-        guard count >= 0 else { return nil }
-        return Array(tokens.prefix(Int(count)))
+        weights.tokenize(text, addBeginning: addBeginning, special: special)
     }
 }
 
