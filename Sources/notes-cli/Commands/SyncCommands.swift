@@ -202,7 +202,7 @@ struct SyncCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         let engine = try context.syncEngine()
-        let name = try remote ?? SyncCommand.defaultRemote(engine)
+        let name = try remote ?? SyncRules.defaultRemote(among: engine.remotes().map(\.name))
         let terminal = context.terminal
         let showSteps = terminal.err.isTerminal && !json
         let pauseAt = Settings(context.environment)[.syncPauseAt].flatMap(SyncStep.init(rawValue:))
@@ -230,13 +230,6 @@ struct SyncCommand: NotesCommand {
         raise(SIGSTOP)
     }
 
-    static func defaultRemote(_ engine: SyncEngine) throws -> String {
-        let remotes = try engine.remotes()
-        if remotes.isEmpty { throw CommandFailure("no remote to sync with; add one with: notes remote add origin /path/to/notes.git") }
-        if remotes.count == 1 { return remotes[0].name }
-        if remotes.contains(where: { $0.name == "origin" }) { return "origin" }
-        throw CommandFailure("several remotes (\(remotes.map(\.name).joined(separator: ", "))): name the one to sync with")
-    }
 }
 
 struct ConflictsCommand: NotesCommand {
@@ -286,58 +279,37 @@ struct ConflictsCommand: NotesCommand {
                 // Among the live notes too: a handle shown here is also one `notes show` reads.
                 let handles = NoteHandle.handles(for: conflicts.map(\.id), among: try context.store().allIDs())
                 for conflict in conflicts {
-                    terminal.print(terminal.yellow(handles[conflict.id] ?? conflict.id.rawValue) + "  " + ConflictsCommand.describe(conflict.kind) + "  " + (conflict.note?.title ?? "(deleted)"))
+                    terminal.print(terminal.yellow(handles[conflict.id] ?? conflict.id.rawValue) + "  " + SyncRules.describe(conflict.kind) + "  " + (conflict.note?.title ?? "(deleted)"))
                 }
             }
             return
         }
-        let hex = NoteID.hexDigits(reference) ?? ""
-        let matches = conflicts.filter { !hex.isEmpty && NoteHandle.matches(hex, $0.id) }
-        guard matches.count == 1, let conflict = matches.first else {
-            throw CommandFailure(matches.isEmpty ? "no conflict for '\(reference)'; see 'notes conflicts'" : "'\(reference)' matches several conflicts; type more of the id")
-        }
+        let conflict = try SyncRules.conflict(reference, among: conflicts)
         if let keep {
             try engine.resolveConflict(conflict.id, keep == .note ? .keepNote : .keepCopy, at: Clock.now())
             terminal.printError("Resolved: kept the \(keep == .note ? "note" : "other version").")
         } else if edit {
-            let merged = [conflict.note?.body, conflict.copy?.body].compactMap { $0 }.joined(separator: "\n\n")
-            let text = try NoteInput.decode(try Editor.edit(merged + "\n", environment: context.environment, terminal: terminal))
-            guard !NoteInput.normalizedBody(text).isEmpty else { throw CommandFailure("the merged note is empty; nothing was resolved") }
-            // A new text typed for the note: both versions' tags are its explicit ones.
+            let text = try NoteInput.decode(try Editor.edit(SyncRules.mergeDraft(conflict), environment: context.environment, terminal: terminal))
             let now = Clock.now()
-            let note = try NoteRules.note(id: conflict.id, body: text, title: nil, tags: (conflict.note?.tags ?? []) + (conflict.copy?.tags ?? []),
-                                          created: now, updated: now, fallbackTime: now, origin: .typed)
-            try engine.resolveConflict(conflict.id, .edited(title: note.title, body: note.body, tags: note.tags), at: now)
+            try engine.resolveConflict(conflict.id, SyncRules.resolution(of: conflict, mergedText: text, at: now), at: now)
             terminal.printError("Resolved with your edited version.")
         } else if json {
             terminal.emit(ConflictsCommand.json(conflict))
         } else {
-            terminal.print(terminal.bold(ConflictsCommand.describe(conflict.kind)))
+            terminal.print(terminal.bold(SyncRules.describe(conflict.kind)))
             terminal.print(terminal.bold("--- this note (--keep note)"))
             terminal.print(conflict.note?.body ?? "(deleted)")
-            if conflict.copy != nil || ConflictsCommand.hasCopy(conflict.kind) {
+            if conflict.copy != nil || SyncRules.hasCopy(conflict.kind) {
                 terminal.print(terminal.bold("--- the other version (--keep copy)"))
                 terminal.print(conflict.copy?.body ?? "(deleted)")
             }
         }
     }
 
-    static func hasCopy(_ kind: ConflictKind) -> Bool {
-        if case .editedOnBoth = kind { return true }
-        return false
-    }
-
-    static func describe(_ kind: ConflictKind) -> String {
-        switch kind {
-        case .editedOnBoth: "edited on two machines"
-        case .editBeatDelete: "edited on one machine, deleted on another (the edit was kept)"
-        }
-    }
-
     static func json(_ conflict: NoteConflict) -> JSON {
         .object([
             ("id", .string(conflict.id.rawValue)),
-            ("kind", .string(hasCopy(conflict.kind) ? "edited-on-both" : "edit-beat-delete")),
+            ("kind", .string(SyncRules.hasCopy(conflict.kind) ? "edited-on-both" : "edit-beat-delete")),
             ("note", conflict.note.map { $0.json(analysis: nil) } ?? .null),
             ("copy", conflict.copy.map { $0.json(analysis: nil) } ?? .null),
         ])

@@ -37,7 +37,7 @@ struct AutoSync {
         guard schedule.hasRemote else { return }
         do {
             let engine = try context.syncEngine()
-            let remote = try SyncCommand.defaultRemote(engine)
+            let remote = try SyncRules.defaultRemote(among: engine.remotes().map(\.name))
             // The daemon asks no one: an encrypted remote needs the cached key or NOTES_PASSPHRASE_FILE.
             let summary = try engine.sync(remote: remote, options: SyncOptions(
                 credentials: context.sshCredentials, passphrase: Passphrase.source(environment: context.environment, askOnTerminal: false)))
