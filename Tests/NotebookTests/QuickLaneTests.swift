@@ -97,7 +97,7 @@ final class QuickLaneTests {
 
     func startLane() throws -> QuickLane {
         let home = self.home, continuation = storedContinuation
-        return try QuickLane(openStore: { try NoteStore.open(home: home) }, analyzer: analyzer, clock: clock, report: { event in
+        return try QuickLane(openStore: { try NoteStore.open(home: home) }, analyzer: analyzer, clock: clock, report: { event, _ in
             if case let .stored(id, analysis, _) = event { continuation.yield((id, analysis.stage)) }
         }, failed: { error in Issue.record(error) })
     }

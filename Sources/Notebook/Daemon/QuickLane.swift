@@ -22,9 +22,11 @@ public final class QuickLane: Sendable {
 
     /// Starts the lane, which at once looks for notes waiting for their quick stage; after that,
     /// it looks again on each `notebookChanged()`. `openStore` runs on the lane's thread.
-    /// `failed`: the notebook could not be opened or read (the lane then stops).
+    /// `failed`: the notebook could not be opened or read (the lane then stops). `report` is
+    /// given each event with the handle of a note (as `notes list` shows it), looked up on the
+    /// lane's own connection.
     public init(openStore: @escaping @Sendable () throws -> NoteStore, analyzer: any NoteAnalyzing,
-                clock: @escaping @Sendable () -> Timestamp, report: @escaping @Sendable (AnalysisEvent) -> Void,
+                clock: @escaping @Sendable () -> Timestamp, report: @escaping @Sendable (AnalysisEvent, _ handle: (NoteID) -> String) -> Void,
                 failed: @escaping @Sendable (any Error) -> Void) throws {
         let executor = try ThreadExecutor()
         let (stream, wakes) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -33,7 +35,10 @@ public final class QuickLane: Sendable {
         task = Task(executorPreference: executor) {
             defer { executor.stop() }
             do {
-                let queue = AnalysisQueue(store: try openStore(), analyzer: analyzer, clock: clock, report: report)
+                let store = try openStore()
+                let queue = AnalysisQueue(store: store, analyzer: analyzer, clock: clock) { event in
+                    report(event) { (try? store.handle(of: $0)) ?? $0.rawValue }
+                }
                 for await _ in stream {
                     while !Task.isCancelled, try await queue.quickStepWithoutModel() {}
                 }

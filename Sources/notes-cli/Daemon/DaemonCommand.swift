@@ -211,12 +211,12 @@ struct DaemonCommand: NotesCommand {
     private func startQuickLane(_ context: Context, analyzer: any NoteAnalyzing, log: DaemonLog) throws -> () -> Void {
         let home = context.home
         let write = log.forOtherThreads
-        let lane = try QuickLane(openStore: { try NoteStore.open(home: home) }, analyzer: analyzer, clock: { Clock.now() }, report: { event in
+        let lane = try QuickLane(openStore: { try NoteStore.open(home: home) }, analyzer: analyzer, clock: { Clock.now() }, report: { event, handle in
             switch event {
             case let .stored(id, analysis, milliseconds):
-                write(.info, "analysed \(id.rawValue) (quick, without the model) in \(milliseconds) ms: \(analysis.category.rawValue), "
+                write(.info, "analysed \(handle(id)) (quick, without the model) in \(milliseconds) ms: \(analysis.category.rawValue), "
                     + "urgency \(analysis.urgency), \(analysis.tasks.count) task\(analysis.tasks.count == 1 ? "" : "s")")
-            case let .failed(id, error): write(.error, "cannot analyse \(id.rawValue) (quick): \(error)")
+            case let .failed(id, error): write(.error, "cannot analyse \(handle(id)) (quick): \(error)")
             default: break
             }
         }, failed: { error in write(.error, "the quick stage stopped: \(error); it now waits for the model") })
