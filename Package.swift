@@ -16,8 +16,6 @@ let package = Package(
         .target(name: "CGit2", dependencies: ["CLoader"]),
         // libsodium (encrypted remotes) is opened the same way, by the first sync that needs it.
         .target(name: "CSodium", dependencies: ["CLoader"]),
-        // The multilingual embedding engine that set-up builds, opened the same way by the first
-        // search by meaning or embedding of a note.
         // Header-only over the pinned llama.cpp install, through the pkg-config file that
         // scripts/setup.sh writes (see Sources/CLlama/shim.h).
         .systemLibrary(name: "CLlama", pkgConfig: "notes-llama"),
@@ -33,18 +31,22 @@ let package = Package(
         // Optimised even in debug builds: guided decoding walks a 49k-token trie per step, and
         // unoptimised it makes the model tests (and a debug `notes daemon`) twenty times slower.
         .target(name: "AI", dependencies: ["Notes", "CLlama", "CLoader"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // The analysis of a note on that runtime: the analyzer, the reader, their prompts, the
+        // category scorer and the vote of the labelled notes. (Optimised in debug too: the
+        // scorer's keyword tables and the vote run on every note of a test.)
+        .target(name: "Analysis", dependencies: ["Notes", "AI"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "Sync", dependencies: ["Notes", "CGit2", "CSodium"]),
         // The notebook on this machine: the application's flow between the CLI and the libraries.
-        .target(name: "Notebook", dependencies: ["Notes", "Storage", "AI", "Sync"]),
+        .target(name: "Notebook", dependencies: ["Notes", "Storage", "AI", "Analysis", "Sync"]),
         // `notes mcp`: the notebook as a Model Context Protocol server (JSON-RPC, tools, resources).
-        .target(name: "MCP", dependencies: ["Notes", "Storage", "AI", "Notebook"]),
-        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync", "Notebook", "MCP"]),
+        .target(name: "MCP", dependencies: ["Notes", "Storage", "AI", "Analysis", "Notebook"]),
+        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Analysis", "Sync", "Notebook", "MCP"]),
         .executableTarget(name: "ai-bench", dependencies: ["AI", "Notes"], path: "bench/ai/Sources"),
-        .executableTarget(name: "analysis-eval", dependencies: ["AI", "Notes"], path: "bench/analysis/Sources"),
+        .executableTarget(name: "analysis-eval", dependencies: ["AI", "Analysis", "Notes"], path: "bench/analysis/Sources"),
         // `swift run -c release sync-bench`: the sync against the git command line (bench/sync).
         .executableTarget(name: "sync-bench", dependencies: ["Sync", "Notes", "TestSupport"], path: "bench/sync/Sources"),
         // `swift run -c release ask-bench`: the `notes ask` flow question by question (bench/ask).
-        .executableTarget(name: "ask-bench", dependencies: ["AI", "Notebook", "Notes", "Storage"], path: "bench/ask/Sources"),
+        .executableTarget(name: "ask-bench", dependencies: ["AI", "Analysis", "Notebook", "Notes", "Storage"], path: "bench/ask/Sources"),
 
         // Build-time tool that turns migrations/*.sql into Swift source.
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
@@ -52,9 +54,10 @@ let package = Package(
 
         .testTarget(name: "NotesTests", dependencies: ["Notes", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Notes", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "AITests", dependencies: ["AI", "Notes"]),
-        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes", "Sync", "AI"]),
-        .testTarget(name: "MCPTests", dependencies: ["MCP", "Notebook", "Storage", "Notes"]),
+        .testTarget(name: "AITests", dependencies: ["AI", "Notes", "TestSupport"]),
+        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "AI", "Notes", "TestSupport"]),
+        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes", "Sync", "AI", "Analysis"]),
+        .testTarget(name: "MCPTests", dependencies: ["MCP", "Notebook", "Storage", "Notes", "Analysis"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes", "TestSupport"]),
         // Swift 5 mode: these tests share pipes and threads the way Foundation's Process needs.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "Notes"], swiftSettings: [.swiftLanguageMode(.v5)]),

@@ -1,6 +1,7 @@
 // Changes to a note the CLI and `notes mcp` both make: a line appended, a task marked done, a
 // category set. One rule each, so a note changed through either is the same note.
 import AI
+import Analysis
 import Notes
 import Storage
 

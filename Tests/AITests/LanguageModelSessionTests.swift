@@ -2,6 +2,7 @@
 // model's availability.
 import Foundation
 import Testing
+import TestSupport
 @testable import AI
 import Notes
 
@@ -27,9 +28,8 @@ struct NoteSummary: Generable, Sendable, Equatable {
 }
 
 enum TestModel {
-    static let path = ProcessInfo.processInfo.environment["NOTES_MODEL"]
-        ?? (ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps") + "/default-model.gguf"
-    static var isPresent: Bool { FileManager.default.fileExists(atPath: path) }
+    static let path = DefaultModelFile.path
+    static var isPresent: Bool { DefaultModelFile.isPresent }
     /// One loaded model for every test, as in the product. One thread: tests run beside other
     /// work, and two llama.cpp threads on busy cores wait on each other at every step.
     static let shared = LanguageModel(configuration: ModelConfiguration(modelPath: path, contextSize: 1024, threads: 1))

@@ -62,3 +62,10 @@ public final class Shared<Value>: @unchecked Sendable {
 
     public func mutate(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
 }
+
+/// The category model set-up installs (`NOTES_MODEL` names another), for the tests that run it.
+public enum DefaultModelFile {
+    public static let path = ProcessInfo.processInfo.environment["NOTES_MODEL"]
+        ?? (ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps") + "/default-model.gguf"
+    public static var isPresent: Bool { FileManager.default.fileExists(atPath: path) }
+}

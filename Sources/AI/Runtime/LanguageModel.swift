@@ -19,7 +19,7 @@ public final class LanguageModel: Sendable {
         }
     }
 
-    let configuration: ModelConfiguration
+    public let configuration: ModelConfiguration
     private let state = Mutex<Result<LoadedModel, GenerationError>?>(nil)
 
     public init(configuration: ModelConfiguration) {

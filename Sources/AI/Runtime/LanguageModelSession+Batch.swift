@@ -3,21 +3,21 @@
 
 extension LanguageModelSession {
     /// One prompt of a batch, with the schema its answer follows.
-    struct BatchRequest: Sendable {
-        var prompt: String
-        var schema: GenerationSchema
+    public struct BatchRequest: Sendable {
+        public var prompt: String
+        public var schema: GenerationSchema
 
-        init(prompt: String, schema: GenerationSchema) {
+        public init(prompt: String, schema: GenerationSchema) {
             self.prompt = prompt
             self.schema = schema
         }
     }
 
-    typealias BatchResult = Result<Response<GeneratedContent>, GenerationError>
+    public typealias BatchResult = Result<Response<GeneratedContent>, GenerationError>
 
     /// Guided generation for several prompts at once (`respond(pulling:done:)`); one result per
     /// request, in order.
-    func respond(toEach requests: [BatchRequest], includeSchemaInPrompt: Bool = true,
+    public func respond(toEach requests: [BatchRequest], includeSchemaInPrompt: Bool = true,
                         options: GenerationOptions = GenerationOptions()) async throws(GenerationError) -> [BatchResult] {
         let queue = RequestQueue(requests)
         try await respond(pulling: { queue.next() }, includeSchemaInPrompt: includeSchemaInPrompt, options: options) { index, result in
@@ -39,7 +39,7 @@ extension LanguageModelSession {
     /// prefix, each answer is the one `respond(to:schema:)` gives (bit for bit on K-quant
     /// weights; bench/ai/RESULTS.md, run G). A request that fails (too long, over its token budget) does not stop
     /// the others; cancellation and a failing decode do.
-    func respond(pulling next: @Sendable () async -> BatchRequest?, includeSchemaInPrompt: Bool = true,
+    public func respond(pulling next: @Sendable () async -> BatchRequest?, includeSchemaInPrompt: Bool = true,
                         options: GenerationOptions = GenerationOptions(),
                         done: @Sendable (Int, BatchResult) async -> Void) async throws(GenerationError) {
         guard !isResponding else { throw .concurrentRequests }

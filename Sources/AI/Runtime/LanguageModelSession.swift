@@ -61,8 +61,8 @@ public actor LanguageModelSession {
     /// the same answer, bit for bit, whatever was asked before it and whether it is asked alone
     /// or in a batch. It costs re-evaluating what a prompt shares with the one before beyond the
     /// prefix (for the reader, a note's date when the last note had the same).
-    init(model: LanguageModel, instructions: String, promptStyle: PromptStyle = .chat, contextSize: Int, batchSize: Int = 1,
-         reusingOnlyPrewarmedPrefix: Bool) {
+    public init(model: LanguageModel, instructions: String, promptStyle: PromptStyle = .chat, contextSize: Int, batchSize: Int = 1,
+                reusingOnlyPrewarmedPrefix: Bool) {
         self.init(model: model, instructions: instructions, promptStyle: promptStyle, contextSize: contextSize, tools: [],
                   conversation: false, maximumToolCalls: 0, backend: nil, batchSize: batchSize,
                   reusesOnlyPrewarmedPrefix: reusingOnlyPrewarmedPrefix)
@@ -189,7 +189,7 @@ public actor LanguageModelSession {
     /// picking among a few known answers. Write the choices as they continue the text (with
     /// their leading space: " work"). One evaluation of the prompt, reusing the cached prefix,
     /// serves every choice; only a choice's tokens after its first are evaluated, then dropped.
-    func logProbabilities(of choices: [String], after prompt: String) async throws(GenerationError) -> [Double] {
+    public func logProbabilities(of choices: [String], after prompt: String) async throws(GenerationError) -> [Double] {
         guard !isResponding else { throw .concurrentRequests }
         isResponding = true
         defer { isResponding = false }

@@ -3,11 +3,11 @@ import Notes
 
 public struct ModelConfiguration: Sendable, Hashable {
     /// A GGUF file.
-    var modelPath: String
+    public var modelPath: String
     /// A libllama file; nil searches `LlamaLibrary.candidates`.
-    var libraryPath: String?
+    public var libraryPath: String?
     /// Tokens per session context (prompt and response together).
-    var contextSize: Int
+    public var contextSize: Int
     public var threads: Int
     /// Where prewarmed prefixes are saved; nil keeps them in memory only.
     public var prefixCacheDirectory: String?

@@ -8,19 +8,19 @@ public struct Response<Content: Sendable>: Sendable {
 }
 
 public struct GenerationStatistics: Sendable, Hashable {
-    var promptTokens: Int
+    public var promptTokens: Int
     /// Prompt tokens whose keys and values were already in the cache (instructions, a prewarmed prefix).
-    var reusedPromptTokens: Int
+    public var reusedPromptTokens: Int
     /// Tokens of the response: sampled, plus fast-forwarded because the schema fixed them.
     public var responseTokens: Int
     public var sampledTokens: Int
-    var fastForwardedTokens: Int
+    public var fastForwardedTokens: Int
     /// Steps where the model's most likely tokens all broke the schema and the whole vocabulary was masked.
     public var maskedSteps: Int
     var promptDuration: Duration
     public var generationDuration: Duration
     /// Response tokens copied from the prompt: drafted, checked and kept (`GenerationOptions.promptLookup`).
-    var draftedTokens = 0
+    public var draftedTokens = 0
 
     /// Response tokens per second of generation.
     public var tokensPerSecond: Double {
@@ -32,7 +32,7 @@ public struct GenerationStatistics: Sendable, Hashable {
 /// A partially generated response: the text so far and, for guided requests, its content with
 /// unfinished values cut where they stop (`isComplete` false on those).
 public struct ResponseSnapshot: Sendable {
-    var rawContent: String
+    public var rawContent: String
     public var content: GeneratedContent?
     public var isComplete: Bool
 

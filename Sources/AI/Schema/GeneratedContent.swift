@@ -3,7 +3,7 @@ import Notes
 
 /// A generated (or partially generated) JSON value. Object properties keep their order.
 public struct GeneratedContent: Sendable, Hashable, CustomStringConvertible {
-    indirect enum Kind: Sendable, Hashable {
+    public indirect enum Kind: Sendable, Hashable {
         case null
         case bool(Bool)
         /// Kept as written, so integers stay exact.
@@ -13,11 +13,11 @@ public struct GeneratedContent: Sendable, Hashable, CustomStringConvertible {
         case structure(properties: [String: GeneratedContent], orderedKeys: [String])
     }
 
-    var kind: Kind
+    public var kind: Kind
     /// False for a snapshot cut short while streaming.
-    var isComplete: Bool
+    public var isComplete: Bool
 
-    init(kind: Kind, isComplete: Bool = true) {
+    public init(kind: Kind, isComplete: Bool = true) {
         self.kind = kind
         self.isComplete = isComplete
     }

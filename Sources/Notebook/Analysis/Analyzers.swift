@@ -1,6 +1,7 @@
 // The analyzer the notebook uses: the local models named by the environment and configuration,
 // and the user's category corrections as examples.
 import AI
+import Analysis
 import Notes
 import Storage
 

@@ -1,6 +1,7 @@
 // What `notes model` shows: the three local models the notebook uses, each with its file and
 // whether it can run.
 import AI
+import Analysis
 import Notes
 
 public struct LocalModels {

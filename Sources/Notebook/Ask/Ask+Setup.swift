@@ -1,5 +1,6 @@
 // The reading model and the read-only connection `notes ask` (and the `ask` tool) answer with.
 import AI
+import Analysis
 import Notes
 import Storage
 

@@ -2,6 +2,7 @@
 // search and read the notes, with the notes that hold the answer as its sources. Nothing is
 // written and nothing leaves the machine.
 import AI
+import Analysis
 import Notes
 import Storage
 

@@ -2,6 +2,7 @@
 // only read. Each note they show gets a short handle (N1, N2, ...) that the model writes to read
 // it or cite it; the answer's sources are guided to the handles shown in the same request.
 import AI
+import Analysis
 import Notes
 import Storage
 import Synchronization

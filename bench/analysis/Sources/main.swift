@@ -14,6 +14,7 @@
 // after the other), a finished note's place taken by the next; --copies drafts from the note
 // (prompt-lookup decoding), which the product leaves off, so by default the figures are the product's.
 import AI
+import Analysis
 import Foundation
 import Notes
 import Synchronization

@@ -4,6 +4,7 @@
 // to the whole answer (milliseconds from the question). The model is loaded once; every
 // question is a new conversation, as `notes ask` is.
 import AI
+import Analysis
 import Foundation
 import Notebook
 import Notes

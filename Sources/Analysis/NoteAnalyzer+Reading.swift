@@ -2,6 +2,7 @@
 // and numbers are the note's), a due date comes from the note's own words by date arithmetic,
 // and a summary may name only names and numbers the note has. Pure functions, testable
 // without a model.
+import AI
 import Notes
 
 extension NoteAnalyzer {

@@ -2,7 +2,9 @@
 import Foundation
 import Notes
 import Testing
+import TestSupport
 @testable import AI
+@testable import Analysis
 
 struct NoteAnalyzerTests {
     @Test func instructionsAreTheEvaluationsPrompt() throws {
@@ -184,10 +186,10 @@ struct NoteAnalyzerTests {
 
 /// The whole analysis on the real default model: the category by likelihood, the urgency from
 /// the deadline, tasks from the note's own instructions, a summary within its limit.
-@Suite(.enabled(if: TestModel.isPresent, "the default model is not installed"))
+@Suite(.enabled(if: DefaultModelFile.isPresent, "the default model is not installed"))
 struct NoteAnalyzerModelTests {
     @Test func aNoteWithADeadlineIsAnalysedEndToEnd() async throws {
-        let model = LanguageModel(configuration: ModelConfiguration(modelPath: TestModel.path, contextSize: 3_072, threads: 1))
+        let model = LanguageModel(configuration: ModelConfiguration(modelPath: DefaultModelFile.path, contextSize: 3_072, threads: 1))
         let analyzer = NoteAnalyzer(model: model)
         try await analyzer.prewarm()
         let created = Timestamp(iso8601: "2026-11-25T08:00:00Z")!
@@ -206,7 +208,7 @@ struct NoteAnalyzerModelTests {
     }
 
     @Test func aLongNoteGetsAGeneratedSummaryAsItStreams() async throws {
-        let model = LanguageModel(configuration: ModelConfiguration(modelPath: TestModel.path, contextSize: 3_072, threads: 1))
+        let model = LanguageModel(configuration: ModelConfiguration(modelPath: DefaultModelFile.path, contextSize: 3_072, threads: 1))
         let analyzer = NoteAnalyzer(model: model, summaries: .model)
         try await analyzer.prewarm()
         let created = Timestamp(iso8601: "2026-11-25T08:00:00Z")!

@@ -3,6 +3,7 @@
 import Notes
 import Testing
 @testable import AI
+@testable import Analysis
 
 struct ReadingChecksTests {
     /// A note written on Monday 2026-11-30.

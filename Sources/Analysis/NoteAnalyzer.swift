@@ -1,4 +1,5 @@
 // Note analysis on the local model: a category, an urgency, tasks and a summary for each note.
+import AI
 import Notes
 import Synchronization
 #if canImport(Glibc)

@@ -3,6 +3,7 @@
 // user set (`notes set --category`), so a user's own sense of "work" or "personal" is heard
 // through all of their corrections, in any language, not through the dozen newest the scorer's
 // prompt has room for.
+import AI
 import Notes
 import Synchronization
 #if canImport(Glibc)

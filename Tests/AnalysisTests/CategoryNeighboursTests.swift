@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import AI
+@testable import Analysis
 import Notes
 
 struct CategoryNeighboursTests {

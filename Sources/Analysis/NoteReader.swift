@@ -2,6 +2,7 @@
 // note's own words for when, and a summary of what the note decided. Guided generation makes
 // the answer parse; `NoteAnalyzer` then checks it against the note (grounding) and turns the
 // words for when into dates.
+import AI
 import Notes
 import Synchronization
 

@@ -12,6 +12,7 @@ import Notes
 import Synchronization
 import Testing
 @testable import AI
+@testable import Analysis
 
 enum DevNotes {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -3,6 +3,7 @@
 // model's bias toward a few labels (SmolLM2-135M said "finance" for most notes); the scores are
 // divided by the same model's scores for notes that say nothing, which removes that bias
 // ("contextual calibration").
+import AI
 import Notes
 #if canImport(Glibc)
 import Glibc
