@@ -39,8 +39,8 @@ let package = Package(
         // The notebook on this machine: the application's flow between the CLI and the libraries.
         .target(name: "Notebook", dependencies: ["Notes", "Storage", "AI", "Analysis", "Sync"]),
         // `notes mcp`: the notebook as a Model Context Protocol server (JSON-RPC, tools, resources).
-        .target(name: "MCP", dependencies: ["Notes", "Storage", "AI", "Analysis", "Notebook"]),
-        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Analysis", "Sync", "Notebook", "MCP"]),
+        .target(name: "MCP", dependencies: ["Notes", "Storage", "AI", "Notebook"]),
+        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync", "Notebook", "MCP"]),
         .executableTarget(name: "ai-bench", dependencies: ["AI", "Notes"], path: "bench/ai/Sources"),
         .executableTarget(name: "analysis-eval", dependencies: ["AI", "Analysis", "Notes"], path: "bench/analysis/Sources"),
         // `swift run -c release sync-bench`: the sync against the git command line (bench/sync).
@@ -56,8 +56,8 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Notes", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AITests", dependencies: ["AI", "Notes", "TestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "AI", "Notes", "TestSupport"]),
-        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes", "Sync", "AI", "Analysis"]),
-        .testTarget(name: "MCPTests", dependencies: ["MCP", "Notebook", "Storage", "Notes", "Analysis"]),
+        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes", "Sync", "AI"]),
+        .testTarget(name: "MCPTests", dependencies: ["MCP", "Notebook", "Storage", "Notes"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes", "TestSupport"]),
         // Swift 5 mode: these tests share pipes and threads the way Foundation's Process needs.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "Notes"], swiftSettings: [.swiftLanguageMode(.v5)]),
