@@ -74,8 +74,7 @@ public final class AnalysisQueue: @unchecked Sendable {
         guard !notes.isEmpty else { return false }
         let started = clock().milliseconds
         do {
-            let vectors = try embedder.embed(documents: notes.map { NoteText.fullText(title: $0.title, body: $0.body) })
-            let stored = try store.saveVectors(zip(notes, vectors).map { (id: $0.id, contentHash: $0.contentHash, chunks: $1) }, model: embedder.version)
+            let stored = try embedder.embedAndStore(Array(notes), in: store)
             report(.embedded(stored, milliseconds: clock().milliseconds - started))
         } catch {
             failedVectors.formUnion(notes.map(key))

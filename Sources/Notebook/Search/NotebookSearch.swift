@@ -49,9 +49,8 @@ public struct NotebookSearch {
     @discardableResult
     public func embedNewestNotes() -> Int {
         guard let embedder, let notes = try? store.newestLackingVectors(model: embedder.version, newest: Self.newestNotes),
-              !notes.isEmpty, embedder.unavailableReason() == nil,
-              let vectors = try? embedder.embed(documents: notes.map({ NoteText.fullText(title: $0.title, body: $0.body) })) else { return 0 }
-        return (try? store.saveVectors(zip(notes, vectors).map { (id: $0.id, contentHash: $0.contentHash, chunks: $1) }, model: embedder.version).count) ?? 0
+              !notes.isEmpty, embedder.unavailableReason() == nil else { return 0 }
+        return (try? embedder.embedAndStore(notes, in: store).count) ?? 0
     }
 
     /// The version of the vectors meaning is searched in, or nil without an embedder.

@@ -2,6 +2,7 @@
 // MultilingualEmbeddingModel and EmbeddingModel, below; the tests a fake).
 import AI
 import Notes
+import Storage
 
 public protocol TextEmbedding: Sendable {
     /// Stored with every vector: vectors of another version are not current.
@@ -30,6 +31,13 @@ public protocol TextEmbedding: Sendable {
 }
 
 extension TextEmbedding {
+    /// Embeds the notes (their title and body) and stores the vectors of those that still have
+    /// the text embedded; returns the ids stored. The one way the notebook makes notes' vectors.
+    func embedAndStore(_ notes: [Note], in store: NoteStore) throws -> [NoteID] {
+        let vectors = try embed(documents: notes.map { NoteText.fullText(title: $0.title, body: $0.body) })
+        return try store.saveVectors(zip(notes, vectors).map { (id: $0.id, contentHash: $0.contentHash, chunks: $1) }, model: version)
+    }
+
     public var modelPath: String? { nil }
     /// all-MiniLM-L6-v2 puts unrelated short texts near 0.0 to 0.2, and paraphrases above 0.4.
     public var queryFloor: Float { 0.3 }
