@@ -82,9 +82,9 @@ let smallReaderInstalled = modelInstalled && FileManager.default.fileExists(atPa
         defer { _ = daemon.stop() }
         #expect(daemon.waitForLog("model ready"))
         let id = try notebook.add("Call the dentist tomorrow at 9 #health")
-        #expect(daemon.waitForLog("analysed \(try notebook.handle(of: id))"))
+        #expect(daemon.waitForLog("analysed \(try notebook.handle(of: id)) in"))
         #expect(try notebook.run(["edit", id, "--text", "Pay the electricity bill by Friday"]).status == 0)
-        #expect(daemon.waitForLog("analysed \(try notebook.handle(of: id))", count: 2))
+        #expect(daemon.waitForLog("analysed \(try notebook.handle(of: id)) in", count: 2))
         let note = try notebook.noteJSON(id)
         let analysis = try #require(note["analysis"] as? [String: Any])
         #expect(["work", "personal", "study", "health", "finance", "other"].contains(analysis["category"] as? String ?? ""))
