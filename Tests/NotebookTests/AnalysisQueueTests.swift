@@ -17,8 +17,12 @@ final class FakeAnalyzer: NoteAnalyzing, @unchecked Sendable {
 
     init(readsNotes: Bool = true) { self.readsNotes = readsNotes }
 
-    func unavailableReason() -> String? { nil }
-    func prewarm() async throws {}
+    /// Why it cannot run, as a missing model would say; nil: it can.
+    var unavailable: String?
+    private(set) var prewarms = 0
+
+    func unavailableReason() -> String? { unavailable }
+    func prewarm() async throws { prewarms += 1 }
 
     /// Notes given their quick stage without the model.
     private(set) var withoutModel: [String] = []

@@ -79,7 +79,7 @@ struct AnalyzeCommand: NotesCommand {
                 terminal.printError("[\(done)/\(total)] " + AnalyzeCommand.line(id, analysis, store: store))
             }
         }
-        if vectorsOnly, let missing = Embeddings.missing(embedder) {
+        if vectorsOnly, let missing = TextEmbeddings.missing(embedder) {
             throw CommandFailure("cannot make vectors: \(missing)")
         }
         if ids == nil, embedder?.unavailableReason() == nil {

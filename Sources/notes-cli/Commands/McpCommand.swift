@@ -39,7 +39,7 @@ struct McpCommand: NotesCommand {
         // itself reads through a read-only connection: no request can change the notebook.
         let writable = try context.store()
         let store = writes ? writable : try NoteStore.open(home: context.home, mode: .readOnly)
-        let watcher = try ChangeWatcher(directory: context.home, fileNames: [NoteStore.databaseFileName, NoteStore.databaseFileName + "-wal"])
+        let watcher = try ChangeWatcher(notebook: context.notebookHome)
         let access = NotebookAccess(store: store, home: context.notebookHome, environment: context.environment, allowWrite: writes)
         let server = try MCPServer(access: access, version: NotesCLI.version)
         let err = context.terminal.err

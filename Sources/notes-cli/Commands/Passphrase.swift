@@ -1,32 +1,20 @@
-// An encrypted remote's passphrase: from NOTES_PASSPHRASE_FILE (scripts, the daemon), else
-// typed on the terminal without echo, else none (the sync says how to give one).
+// An encrypted remote's passphrase for a command: from NOTES_PASSPHRASE_FILE (`PassphraseFile`),
+// else typed on the terminal without echo, else none (the sync says how to give one).
 #if canImport(Glibc)
 import Notes
 import Glibc
 #endif
+import Notebook
 import Sync
 
 enum Passphrase {
-    /// `askOnTerminal` false for the daemon: it has no one to ask.
-    static func source(environment: [String: String], askOnTerminal: Bool) -> PassphraseSource {
-        let file = Settings(environment)[.passphraseFile]
+    /// The file's passphrase when NOTES_PASSPHRASE_FILE names one, else typed on the terminal.
+    static func source(environment: [String: String]) -> PassphraseSource {
+        let file = PassphraseFile.path(environment: environment)
         return { request in
-            if let file { return try read(file) }
-            guard askOnTerminal else { return nil }
+            if let file { return try PassphraseFile.read(file) }
             return try ask(request)
         }
-    }
-
-    /// The file's bytes without the line break an editor or `echo` leaves at the end.
-    static func read(_ path: String) throws -> [UInt8] {
-        var passphrase: [UInt8]
-        do { passphrase = try FileSystem.read(path) } catch {
-            throw SyncError.passphrase("cannot read NOTES_PASSPHRASE_FILE (\(error)); nothing was changed")
-        }
-        if passphrase.last == UInt8(ascii: "\n") { passphrase.removeLast() }
-        if passphrase.last == UInt8(ascii: "\r") { passphrase.removeLast() }
-        guard !passphrase.isEmpty else { throw SyncError.passphrase("NOTES_PASSPHRASE_FILE (\(path)) is empty; nothing was changed") }
-        return passphrase
     }
 
     /// Asks on the controlling terminal (never on a pipe), twice for a new remote.

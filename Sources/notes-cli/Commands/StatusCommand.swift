@@ -22,7 +22,7 @@ struct StatusCommand: NotesCommand {
         let unavailable = analyzer.unavailableReason()
         let readerMissing = Analyzers.reader(environment: context.environment).missing
         let embedder = Embeddings.make(context: context)
-        let vectorsMissing = Embeddings.missing(embedder)
+        let vectorsMissing = TextEmbeddings.missing(embedder)
         let lackingVectors = try embedder.map { try store.lackingVectorCount(model: $0.version) } ?? counts.notes
         let daemon = DaemonLock.runningPID(home: context.notebookHome)
         let teachers = try Analyzers.categoryTeachers(store: store, environment: context.environment)

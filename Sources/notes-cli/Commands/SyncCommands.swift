@@ -94,7 +94,7 @@ struct RemoteAddCommand: NotesCommand {
         let engine = try context.syncEngine()
         if encrypt {
             let joined = try engine.addEncryptedRemote(name: name, url: url, cost: keyCost, credentials: context.sshCredentials,
-                                                       passphrase: Passphrase.source(environment: context.environment, askOnTerminal: true))
+                                                       passphrase: Passphrase.source(environment: context.environment))
             context.terminal.printError(joined
                 ? "Joined the encrypted remote \(name) (\(url)): the passphrase is right. Run 'notes sync' to get its notes."
                 : "Added the encrypted remote \(name) (\(url)). Run 'notes sync' to send your notes, encrypted. Keep the passphrase safe: without it they cannot be read.")
@@ -207,7 +207,7 @@ struct SyncCommand: NotesCommand {
         let showSteps = terminal.err.isTerminal && !json
         let pauseAt = Settings(context.environment)[.syncPauseAt].flatMap(SyncStep.init(rawValue:))
         let options = SyncOptions(allowDeletes: allowDeletes, credentials: context.sshCredentials,
-                                  passphrase: Passphrase.source(environment: context.environment, askOnTerminal: true))
+                                  passphrase: Passphrase.source(environment: context.environment))
         let summary = try engine.sync(remote: name, options: options) { step in
             if showSteps { LiveLine.shared.show("Syncing with \(name): \(step.rawValue)…") }
             if step == pauseAt { SyncCommand.pause(at: step, terminal: terminal) }

@@ -19,9 +19,4 @@ enum Embeddings {
         DaemonQueryEmbedding.forSearch(environment: context.environment, home: context.notebookHome)
     }
 
-    /// Why vectors are not made, for `notes status`: switched off, or the model's reason.
-    static func missing(_ model: (any TextEmbedding)?) -> String? {
-        guard let model else { return "off (NOTES_EMBEDDING_MODEL=none)" }
-        return model.unavailableReason()
-    }
 }

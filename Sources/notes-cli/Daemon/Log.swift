@@ -3,11 +3,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Notebook
 import Notes
 
-final class DaemonLog {
-    enum Level: Int { case error = 3, warning = 4, info = 6, debug = 7 }
-
+final class DaemonLog: DaemonLogging {
     private let terminal: Terminal
     private let journal: Bool
 
@@ -16,7 +15,7 @@ final class DaemonLog {
         journal = environment["JOURNAL_STREAM"] != nil
     }
 
-    func log(_ level: Level, _ message: String) {
+    func log(_ level: LogLevel, _ message: String) {
         let prefix = journal ? "<\(level.rawValue)>" : Clock.now().iso8601 + " "
         terminal.err.write(prefix + message.replacingOccurrences("\n", with: " ") + "\n")
         terminal.err.flush()
@@ -24,18 +23,14 @@ final class DaemonLog {
 
     /// For the daemon's other threads (the query service): the whole line in one write(2), so
     /// it never interleaves with the main thread's, which are flushed line by line.
-    static func writeFromAnyThread(_ level: Level, _ message: String, journal: Bool) {
+    static func writeFromAnyThread(_ level: LogLevel, _ message: String, journal: Bool) {
         let prefix = journal ? "<\(level.rawValue)>" : Clock.now().iso8601 + " "
         let line = Array((prefix + message.replacingOccurrences("\n", with: " ") + "\n").utf8)
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 
-    var forOtherThreads: @Sendable (Level, String) -> Void {
+    var forOtherThreads: @Sendable (LogLevel, String) -> Void {
         let journal = self.journal
         return { level, message in DaemonLog.writeFromAnyThread(level, message, journal: journal) }
     }
-
-    func info(_ message: String) { log(.info, message) }
-    func warning(_ message: String) { log(.warning, message) }
-    func error(_ message: String) { log(.error, message) }
 }

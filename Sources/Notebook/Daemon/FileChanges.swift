@@ -13,11 +13,11 @@ final class FileChanges {
     init(directory: String, fileNames: Set<String>) throws {
         self.fileNames = fileNames
         descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard descriptor >= 0 else { throw CommandFailure("cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))") }
+        guard descriptor >= 0 else { throw DaemonStartError(description: "cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))") }
         let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)
         // Until every property is set a throw runs no deinit: close what is open here.
         guard inotify_add_watch(descriptor, directory, mask) >= 0 else {
-            let failure = CommandFailure("cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))")
+            let failure = DaemonStartError(description: "cannot watch \(directory) for changes: \(FileSystem.message(errno: errno))")
             close(descriptor)
             throw failure
         }

@@ -9,23 +9,18 @@ import Glibc
 /// The write end of the signal pipe, for the handler (a C function pointer cannot capture).
 nonisolated(unsafe) private var signalPipe: Int32 = -1
 
-final class ChangeWatcher {
-    enum Wake: Equatable {
-        case changed, signal(Int32), timeout
-        /// The descriptor given to `wait` has input (or its end).
-        case readable
-    }
+public final class ChangeWatcher: DaemonWakeups {
 
     private let changes: FileChanges
     private let signals: Int32
 
     /// Watches `directory` for writes to the database and its WAL, and catches SIGTERM, SIGINT
     /// and SIGHUP so that they stop the loop between notes instead of killing the process.
-    init(directory: String, fileNames: Set<String>) throws {
+    public init(directory: String, fileNames: Set<String>) throws {
         changes = try FileChanges(directory: directory, fileNames: fileNames)
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else {
-            throw CommandFailure("cannot receive signals: \(FileSystem.message(errno: errno))")
+            throw DaemonStartError(description: "cannot receive signals: \(FileSystem.message(errno: errno))")
         }
         for end in ends {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
@@ -49,11 +44,17 @@ final class ChangeWatcher {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
+    /// Watches the notebook's database, making its directory first (an inotify watch needs it).
+    public convenience init(notebook home: NotebookHome) throws {
+        try FileSystem.createDirectories(home.path)
+        try self.init(directory: home.path, fileNames: home.watchedFiles)
+    }
+
     /// The signals that stop the daemon cleanly.
-    static let stopSignals = [SIGTERM, SIGINT, SIGHUP]
+    public static let stopSignals = [SIGTERM, SIGINT, SIGHUP]
 
     /// A signal that arrived since the last call, if any; never blocks.
-    func pendingSignal() -> Int32? {
+    public func pendingSignal() -> Int32? {
         // Kept once read: the analysis asks too (to stop), and the loop must still see it.
         if received == nil {
             var byte: UInt8 = 0
@@ -66,7 +67,7 @@ final class ChangeWatcher {
 
     /// Waits up to `milliseconds` (-1: forever) for a change to a watched file or a signal, or
     /// for input on `input` (`notes mcp`'s standard input). A change is told before input.
-    func wait(milliseconds: Int32, input: Int32? = nil) -> Wake {
+    public func wait(milliseconds: Int32, input: Int32?) -> Wakeup {
         if let signal = pendingSignal() { return .signal(signal) }
         var descriptors = [pollfd(fd: changes.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
         if let input { descriptors.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }

@@ -3,7 +3,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Notebook
 import Notes
 
 final class QuickLaneFeed: @unchecked Sendable {
@@ -16,7 +15,7 @@ final class QuickLaneFeed: @unchecked Sendable {
     init(directory: String, fileNames: Set<String>, lane: QuickLane) throws {
         let changes = try FileChanges(directory: directory, fileNames: fileNames)
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw CommandFailure("cannot start the quick stage's watch: \(FileSystem.message(errno: errno))") }
+        guard pipe(&ends) == 0 else { throw DaemonStartError(description: "cannot start the quick stage's watch: \(FileSystem.message(errno: errno))") }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         stopEnds = ends
         let stopEnd = ends[0]

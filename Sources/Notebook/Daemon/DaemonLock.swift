@@ -3,19 +3,18 @@
 import Notes
 import Glibc
 #endif
-import Notebook
 
 /// The kernel drops the lock when the process dies, however it dies (kill -9 included), so a
 /// stale lock file never blocks the next start.
-final class DaemonLock {
-    let path: String
+public final class DaemonLock {
+    public let path: String
     private let descriptor: Int32
 
-    enum Failure: Error, CustomStringConvertible {
+    public enum Failure: Error, CustomStringConvertible {
         case alreadyRunning(path: String, pid: Int32?)
         case cannotOpen(path: String, reason: String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case let .alreadyRunning(path, pid):
                 "a daemon is already running for this notebook" + (pid.map { " (pid \($0))" } ?? "") + "; its lock is \(path)"
@@ -25,7 +24,7 @@ final class DaemonLock {
     }
 
     /// Takes the lock or fails at once; never waits.
-    init(home: NotebookHome) throws {
+    public init(home: NotebookHome) throws {
         // The descriptor is set only once the lock is ours: a throw after every property is set
         // runs deinit, which would empty the running daemon's pid from the file.
         let path = home.daemonLock
@@ -49,7 +48,7 @@ final class DaemonLock {
     }
 
     /// The pid of the running daemon, or nil when none holds the lock.
-    static func runningPID(home: NotebookHome) -> Int32? {
+    public static func runningPID(home: NotebookHome) -> Int32? {
         let descriptor = open(home.daemonLock, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
