@@ -1,5 +1,6 @@
 // The daemon's loop in-process: its wake-ups scripted, its clock and remotes fakes, the analyzer
 // the queue's fake; each step of a script runs when the loop waits, so nothing waits on a clock.
+import Analysis
 import Foundation
 import Notes
 import Storage
@@ -27,14 +28,14 @@ final class ScriptedWakeups: DaemonWakeups {
     }
 }
 
-final class RecordingLog: DaemonLogging {
+final class RecordingLog: DaemonLogging, Sendable {
     private let recorded = Mutex<[String]>([])
     var lines: [String] { recorded.withLock { $0 } }
 
     func log(_ level: LogLevel, _ message: String) { recorded.withLock { $0.append(message) } }
 
     var forOtherThreads: @Sendable (LogLevel, String) -> Void {
-        { [recorded] _, message in recorded.withLock { $0.append(message) } }
+        { [self] _, message in self.log(.info, message) }
     }
 
     func contains(_ text: String) -> Bool { lines.contains { $0.contains(text) } }
@@ -67,8 +68,14 @@ struct NotebookDaemonTests {
     let clock = FakeClock()
     let log = RecordingLog()
     let remotes = FakeRemotes()
-    /// The corrections `teach` was given, each time.
-    let taught = Mutex<[[String]]>([])
+    /// The categories of the corrections `teach` was given, each time.
+    let taught = Taught()
+
+    final class Taught: Sendable {
+        private let lessons = Mutex<[[String]]>([])
+        var all: [[String]] { lessons.withLock { $0 } }
+        func record(_ categories: [String]) { lessons.withLock { $0.append(categories) } }
+    }
 
     init() throws {
         store = try NoteStore.open(home: directory.path)
@@ -88,12 +95,21 @@ struct NotebookDaemonTests {
             corrections: { store in ((try? store.categoryCorrections()) ?? []).map { CategoryCorrection(text: $0.text, category: $0.category, vector: nil) } },
             makeAnalyzer: { _ in analyzer },
             teach: { analyzer, corrections in
-                taught.withLock { $0.append(corrections.map(\.category.rawValue)) }
+                taught.record(corrections.map(\.category.rawValue))
                 return analyzer
             },
             makeEmbedder: { nil })
         return NotebookDaemon(home: home, options: options, models: models, log: log, clock: { clock.now },
                               remotes: { _ in remotes }, describe: { "\($0)" })
+    }
+
+    /// The loop on a thread of its own, as the executable runs it: its waits for the analysis
+    /// block a thread, which the tests' own pool must not lose.
+    func serve(_ daemon: NotebookDaemon<FakeAnalyzer>, _ wakeups: ScriptedWakeups, asleepWith pending: Int? = nil) async throws -> NotebookDaemon<FakeAnalyzer>.Ending {
+        nonisolated(unsafe) let daemon = daemon, wakeups = wakeups
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try daemon.serve(wakeups: wakeups, asleepWith: pending) }) }.start()
+        }
     }
 
     @discardableResult
@@ -104,14 +120,14 @@ struct NotebookDaemonTests {
         return note
     }
 
-    @Test func itAnalysesWhatIsPendingThenWhatAChangeBringsAndStopsOnASignal() throws {
+    @Test func itAnalysesWhatIsPendingThenWhatAChangeBringsAndStopsOnASignal() async throws {
         let first = try add("Pay the rent")
         var second: Note?
         let wakeups = ScriptedWakeups([
             { second = try add("Walk the dog"); return .changed },
             { .signal(SIGTERM) },
         ])
-        #expect(try daemon().serve(wakeups: wakeups) == .stopped)
+        #expect(try await serve(daemon(), wakeups) == .stopped)
         #expect(try store.analysis(for: first.id)?.stage == .full)
         #expect(try store.analysis(for: #require(second).id)?.stage == .full)
         #expect(analyzer.prewarms == 1)
@@ -121,25 +137,25 @@ struct NotebookDaemonTests {
         #expect(DaemonLock.runningPID(home: home) == nil, "the lock is given back on return")
     }
 
-    @Test func onceItReturnsWhenThePendingWorkIsDoneWithoutWaiting() throws {
+    @Test func onceItReturnsWhenThePendingWorkIsDoneWithoutWaiting() async throws {
         let note = try add("Pay the rent")
         let wakeups = ScriptedWakeups([])
-        #expect(try daemon { $0.once = true }.serve(wakeups: wakeups) == .stopped)
+        #expect(try await serve(daemon { $0.once = true }, wakeups) == .stopped)
         #expect(try store.analysis(for: note.id)?.stage == .full)
         #expect(wakeups.timeouts.isEmpty)
     }
 
-    @Test func afterTheKeepAliveWithoutWorkTheModelsFallAsleepWithWhatIsStillPending() throws {
+    @Test func afterTheKeepAliveWithoutWorkTheModelsFallAsleepWithWhatIsStillPending() async throws {
         try add("Pay the rent")
         analyzer.failing = ["Pay the rent"]
         let wakeups = ScriptedWakeups([{ clock.advance(300_000); return .timeout }])
-        let ending = try daemon { $0.keepAlive = .standard }.serve(wakeups: wakeups)
+        let ending = try await serve(daemon { $0.keepAlive = .standard }, wakeups)
         #expect(ending == .modelsFellAsleep(pending: 1), "the failed note stays pending; it must not wake the next process")
         #expect(wakeups.timeouts.first.map { $0 <= 300_000 } == true)
         #expect(log.contains("no work for 5 min: the model sleeps"))
     }
 
-    @Test func startedAsleepItLoadsNoModelUntilAChangeBringsWork() throws {
+    @Test func startedAsleepItLoadsNoModelUntilAChangeBringsWork() async throws {
         var added: Note?
         let wakeups = ScriptedWakeups([
             { .changed }, // a write that brings no work (a sync's bookkeeping)
@@ -149,27 +165,27 @@ struct NotebookDaemonTests {
         let prewarmsBeforeWork = Mutex<Int?>(nil)
         let analyzer = self.analyzer
         analyzer.duringAnalysis = { _ in prewarmsBeforeWork.withLock { $0 = $0 ?? analyzer.prewarms } }
-        #expect(try daemon().serve(wakeups: wakeups, asleepWith: 0) == .stopped)
+        #expect(try await serve(daemon(), wakeups, asleepWith: 0) == .stopped)
         #expect(analyzer.calls.count == 2, "the new note's two stages, nothing before it")
         #expect(prewarmsBeforeWork.withLock { $0 } == 1)
         #expect(try store.analysis(for: #require(added).id)?.stage == .full)
         #expect(log.contains("started afresh without the models") && log.contains("a change brings work: the model wakes"))
     }
 
-    @Test func aCategoryCorrectionIsTaughtAndTheModelPrewarmedWithIt() throws {
+    @Test func aCategoryCorrectionIsTaughtAndTheModelPrewarmedWithIt() async throws {
         let note = try add("Band rehearsal on Friday")
         let wakeups = ScriptedWakeups([
             { try store.correct(note.id, category: .work, urgency: nil); return .changed },
             { .changed }, // nothing new: taught once
             { .signal(SIGTERM) },
         ])
-        #expect(try daemon().serve(wakeups: wakeups) == .stopped)
-        #expect(taught.withLock { $0 } == [["work"]])
+        #expect(try await serve(daemon(), wakeups) == .stopped)
+        #expect(taught.all == [["work"]])
         #expect(analyzer.prewarms == 2, "the examples are part of the prompt's fixed beginning")
         #expect(log.contains("category corrections changed"))
     }
 
-    @Test func itSyncsSoonAfterStartThenTenSecondsAfterALocalChange() throws {
+    @Test func itSyncsSoonAfterStartThenTenSecondsAfterALocalChange() async throws {
         remotes.remote = true
         let wakeups = ScriptedWakeups([
             { clock.advance(2_000); return .timeout },
@@ -177,14 +193,14 @@ struct NotebookDaemonTests {
             { clock.advance(10_000); return .timeout },
             { .signal(SIGTERM) },
         ])
-        #expect(try daemon().serve(wakeups: wakeups) == .stopped)
+        #expect(try await serve(daemon(), wakeups) == .stopped)
         #expect(remotes.syncs == 2)
         #expect(wakeups.timeouts.prefix(1) == [2_000])
         #expect(wakeups.timeouts.dropFirst(2).first == 10_000, "the wait after a change ends when its sync is due")
         #expect(log.lines.filter { $0 == "synced with usb: 1 sent, 0 received, 0 merged, 0 conflicted" }.count == 2)
     }
 
-    @Test func aFailingSyncIsLoggedOnceUntilItSucceeds() throws {
+    @Test func aFailingSyncIsLoggedOnceUntilItSucceeds() async throws {
         remotes.remote = true
         remotes.failure = SyncError.passphrase("no passphrase")
         let wakeups = ScriptedWakeups([
@@ -193,26 +209,27 @@ struct NotebookDaemonTests {
             { remotes.failure = nil; clock.advance(300_000); return .timeout },
             { .signal(SIGTERM) },
         ])
-        #expect(try daemon().serve(wakeups: wakeups) == .stopped)
+        #expect(try await serve(daemon(), wakeups) == .stopped)
         #expect(remotes.syncs == 3)
         #expect(log.lines.filter { $0.hasPrefix("sync failed (retrying every 300 s)") }.count == 1)
         #expect(log.contains("synced with usb"), "the first success after failures is told")
     }
 
-    @Test func withoutItsModelItWaitsSaysWhyAndStillGivesTheQuickStage() throws {
-        let note = try add("Pay the rent by Friday")
+    @Test func withoutItsModelItWaitsSaysWhyAndStillGivesABacklogItsQuickStage() async throws {
+        // A few notes get theirs from the quick lane (left out here); a backlog, from the loop.
+        let notes = try (0...AnalysisQueue.quickBacklog).map { try add("Pay bill \($0) by Friday") }
         analyzer.unavailable = "no model file"
         let wakeups = ScriptedWakeups([{ .signal(SIGTERM) }])
-        #expect(try daemon().serve(wakeups: wakeups) == .stopped)
-        #expect(log.contains("waiting for the model: no model file; 1 notes pending"))
-        #expect(try store.analysis(for: note.id)?.stage == .quick)
+        #expect(try await serve(daemon(), wakeups) == .stopped)
+        #expect(log.contains("waiting for the model: no model file; \(notes.count) notes pending"))
+        #expect(try notes.allSatisfy { try store.analysis(for: $0.id)?.stage == .quick })
         #expect(analyzer.prewarms == 0)
         #expect(wakeups.timeouts.first.map { $0 > 0 && $0 <= 60_000 } == true, "it looks for the model again within a minute")
     }
 
-    @Test func aSecondDaemonOnTheSameNotebookIsRefused() throws {
+    @Test func aSecondDaemonOnTheSameNotebookIsRefused() async throws {
         let holder = try DaemonLock(home: home)
-        #expect(throws: DaemonLock.Failure.self) { try daemon().serve(wakeups: ScriptedWakeups([])) }
+        await #expect(throws: DaemonLock.Failure.self) { try await serve(daemon(), ScriptedWakeups([])) }
         withExtendedLifetime(holder) {}
     }
 }

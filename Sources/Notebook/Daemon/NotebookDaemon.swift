@@ -92,7 +92,7 @@ public struct DaemonOptions: Sendable {
 }
 
 public final class NotebookDaemon<Analyzer: NoteAnalyzing> {
-    public enum Ending: Equatable {
+    public enum Ending: Equatable, Sendable {
         case stopped
         /// After the keep-alive without work, with this many notes pending (those whose
         /// analysis failed): the executable starts afresh without the models.
