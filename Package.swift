@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "AITests", dependencies: ["AI", "Notes", "TestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "AI", "Notes", "TestSupport"]),
         .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Storage", "Notes", "Sync", "AI"]),
-        .testTarget(name: "MCPTests", dependencies: ["MCP", "Notebook", "Storage", "Notes"]),
+        .testTarget(name: "MCPTests", dependencies: ["MCP", "Notebook", "Storage", "Notes", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes", "TestSupport"]),
         // Swift 5 mode: these tests share pipes and threads the way Foundation's Process needs.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "Notes"], swiftSettings: [.swiftLanguageMode(.v5)]),

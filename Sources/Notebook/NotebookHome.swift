@@ -23,6 +23,8 @@ public struct NotebookHome: Sendable, Equatable {
     }
 
     public var database: String { path + "/" + NoteStore.databaseFileName }
+    /// The files in the home that a write to the notebook changes, for a watcher.
+    public var databaseFileNames: Set<String> { [NoteStore.databaseFileName, NoteStore.databaseFileName + "-wal"] }
     public var syncRepository: String { path + "/repo" }
     /// One daemon per notebook: it holds an exclusive lock on this file.
     public var daemonLock: String { path + "/daemon.lock" }
