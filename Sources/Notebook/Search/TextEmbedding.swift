@@ -86,4 +86,11 @@ public enum TextEmbeddings {
         if MultilingualEmbeddingModel.reads(path) { return MultilingualEmbeddingModel(path: path, libraryPath: library) }
         return EmbeddingModel.fromEnvironment(environment)
     }
+
+    /// Why vectors are not made with `model` (from `fromEnvironment`): switched off, or the
+    /// model's reason; nil when they are.
+    public static func missing(_ model: (any TextEmbedding)?) -> String? {
+        guard let model else { return "off (NOTES_EMBEDDING_MODEL=none)" }
+        return model.unavailableReason()
+    }
 }

@@ -1,5 +1,4 @@
 // `notes analyze`: analyse notes now, in the foreground.
-import AI
 import Notebook
 import Notes
 
@@ -49,7 +48,7 @@ struct AnalyzeCommand: NotesCommand {
     func run(_ context: Context) throws {
         let notebook = try context.notebook()
         let analyzer = try Analyzers.make(environment: context.environment, notebook: notebook)
-        let embedder = Embeddings.make(context: context)
+        let embedder = TextEmbeddings.fromEnvironment(context.environment)
         let ids: [NoteID]? = !references.isEmpty ? try references.map { try notebook.id(of: $0) } : all ? try notebook.notes().map(\.id).reversed() : nil
         let terminal = context.terminal
         var results: [JSON] = []
@@ -78,7 +77,7 @@ struct AnalyzeCommand: NotesCommand {
                 terminal.printError("[\(done)/\(total)] " + AnalyzeCommand.line(id, analysis, notebook: notebook))
             }
         }
-        if vectorsOnly, let missing = Embeddings.missing(embedder) {
+        if vectorsOnly, let missing = TextEmbeddings.missing(embedder) {
             throw CommandFailure("cannot make vectors: \(missing)")
         }
         if ids == nil, embedder?.unavailableReason() == nil {

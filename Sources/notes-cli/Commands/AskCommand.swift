@@ -1,5 +1,4 @@
 // `notes ask`: a question answered from the notes by the local model, with its sources.
-import AI
 import Notebook
 import Notes
 

@@ -28,7 +28,7 @@ struct RelatedCommand: NotesCommand {
     func run(_ context: Context) throws {
         let notebook = try context.notebook()
         let id = try notebook.id(of: reference)
-        let search = NotebookSearch(notebook: notebook, embedder: Embeddings.make(context: context))
+        let search = NotebookSearch(notebook: notebook, embedder: TextEmbeddings.fromEnvironment(context.environment))
         search.embedNewestNotes()
         guard let related = try search.related(to: id, limit: limit) else {
             throw CommandFailure("note \(try notebook.handle(of: id)) has no vector yet and none can be made: \(search.meaningUnavailable ?? "unknown reason")")

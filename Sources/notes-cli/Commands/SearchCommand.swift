@@ -44,7 +44,7 @@ struct SearchCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         let notebook = try context.notebook()
-        let search = NotebookSearch(notebook: notebook, embedder: mode == .words ? nil : Embeddings.forSearch(context: context))
+        let search = NotebookSearch(notebook: notebook, embedder: mode == .words ? nil : DaemonQueryEmbedding.forSearch(environment: context.environment, home: context.notebookHome))
         if mode == .meaning, let reason = search.meaningUnavailable {
             throw CommandFailure("cannot search by meaning: \(reason)")
         }

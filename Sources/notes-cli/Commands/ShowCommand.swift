@@ -49,7 +49,7 @@ struct ShowCommand: NotesCommand {
             for line in try terminal.linkLines(links: links, backlinks: backlinks, context: context) { terminal.print(line) }
         }
         // From the stored vectors only: showing a note never loads the embedding model.
-        if let related = try NotebookSearch(notebook: notebook, embedder: Embeddings.make(context: context)).related(to: id, limit: 3, computeIfMissing: false),
+        if let related = try NotebookSearch(notebook: notebook, embedder: TextEmbeddings.fromEnvironment(context.environment)).related(to: id, limit: 3, computeIfMissing: false),
            !related.isEmpty {
             terminal.print()
             terminal.print(terminal.dim("Related:"))

@@ -20,8 +20,8 @@ struct StatusCommand: NotesCommand {
         let pending = try notebook.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
         let unavailable = analyzer.unavailableReason()
         let readerMissing = Analyzers.reader(environment: context.environment).missing
-        let embedder = Embeddings.make(context: context)
-        let vectorsMissing = Embeddings.missing(embedder)
+        let embedder = TextEmbeddings.fromEnvironment(context.environment)
+        let vectorsMissing = TextEmbeddings.missing(embedder)
         let lackingVectors = try embedder.map { try notebook.lackingVectorCount(model: $0.version) } ?? counts.notes
         let daemon = DaemonLock.runningPID(home: context.notebookHome)
         let teachers = try Analyzers.categoryTeachers(notebook: notebook, environment: context.environment)
