@@ -40,7 +40,9 @@ let package = Package(
         .target(name: "Notebook", dependencies: ["Notes", "Storage", "AI", "Analysis", "Sync"]),
         // `notes mcp`: the notebook as a Model Context Protocol server (JSON-RPC, tools, resources).
         .target(name: "MCP", dependencies: ["Notes", "Storage", "AI", "Notebook"]),
-        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "AI", "Sync", "Notebook", "MCP"]),
+        // Storage only for the daemon's files (Daemon/, Core/DaemonSupport.swift) until they move to
+        // Notebook/Daemon; Sync for them and the sync commands.
+        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Storage", "Sync", "Notebook", "MCP"]),
         .executableTarget(name: "ai-bench", dependencies: ["AI", "Notes"], path: "bench/ai/Sources"),
         .executableTarget(name: "analysis-eval", dependencies: ["AI", "Analysis", "Notes"], path: "bench/analysis/Sources"),
         // `swift run -c release sync-bench`: the sync against the git command line (bench/sync).

@@ -2,7 +2,6 @@
 // by asking `notes __complete` what fits, so completion follows the declarations.
 import Notebook
 import Notes
-import Sync
 
 enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
 
