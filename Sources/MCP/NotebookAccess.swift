@@ -26,4 +26,13 @@ public final class NotebookAccess {
         self.allowWrite = allowWrite
         self.now = now
     }
+
+    /// The notebook in `home` for `notes mcp`: created (or brought to the current schema)
+    /// first; without `allowWrite` the server then reads it through a read-only connection, so
+    /// that no request can change it.
+    public static func open(home: NotebookHome, environment: [String: String], allowWrite: Bool) throws -> NotebookAccess {
+        let writable = try NoteStore.open(home: home.path)
+        let store = allowWrite ? writable : try NoteStore.open(home: home.path, mode: .readOnly)
+        return NotebookAccess(store: store, home: home, environment: environment, allowWrite: allowWrite)
+    }
 }

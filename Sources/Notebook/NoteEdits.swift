@@ -82,6 +82,10 @@ public enum TaskWindow: String, CaseIterable, Sendable {
         try store.tasks(includeDone: includeDone, dueFrom: firstDay(now: now), dueBy: lastDay(now: now))
     }
 
+    public func tasks(in notebook: LocalNotebook, includeDone: Bool = false, now: Timestamp) throws -> [TaskEntry] {
+        try tasks(in: notebook.store, includeDone: includeDone, now: now)
+    }
+
     /// The first day (UTC) a task may be due on to be kept; nil: no bound.
     func firstDay(now: Timestamp) -> String? {
         self == .tomorrow ? lastDay(now: now) : nil

@@ -23,8 +23,8 @@ public struct NotebookHome: Sendable, Equatable {
     }
 
     public var database: String { path + "/" + NoteStore.databaseFileName }
-    /// The database and its WAL (names in the directory): their writes wake the daemon and `notes mcp`.
-    public var watchedFiles: Set<String> { [NoteStore.databaseFileName, NoteStore.databaseFileName + "-wal"] }
+    /// The files in the home that a write to the notebook changes, for a watcher.
+    public var databaseFileNames: Set<String> { [NoteStore.databaseFileName, NoteStore.databaseFileName + "-wal"] }
     public var syncRepository: String { path + "/repo" }
     /// One daemon per notebook: it holds an exclusive lock on this file.
     public var daemonLock: String { path + "/daemon.lock" }

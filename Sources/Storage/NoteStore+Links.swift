@@ -7,21 +7,6 @@
 // links to it. A link that never found a note, or whose note was deleted, is broken.
 import Notes
 
-/// A link as `notes links` and `notes show` list it.
-public struct StoredLink: Equatable, Sendable {
-    public var source: NoteID
-    public var sourceTitle: String
-    /// As written: the name or path in `[[target#heading]]` or `[text](target.md)`.
-    public var target: String
-    public var heading: String?
-    public var embed: Bool
-    /// A Markdown link (`[text](target.md)`): `target` is a path from the linking note's folder.
-    public var markdown: Bool
-    /// The note it points at; nil for a broken link.
-    public var resolved: NoteID?
-    public var resolvedTitle: String?
-}
-
 extension NoteStore {
     /// Bumped whenever the link parser or the names change meaning: the store then rebuilds
     /// every note's names and links on open.

@@ -1,19 +1,6 @@
 // Full-text search over titles, bodies, summaries and tasks, ranked by bm25.
 import Notes
 
-public struct SearchHit: Equatable, Sendable {
-    public var id: NoteID
-    public var title: String
-    /// A fragment around the matches, each match between `SearchHit.highlightStart` and `highlightEnd`.
-    public var snippet: String
-    /// Higher is better (bm25, negated).
-    public var score: Double
-
-    /// Markers that cannot occur in note text (control characters), replaced for display.
-    public static let highlightStart = "\u{2}"
-    public static let highlightEnd = "\u{3}"
-}
-
 extension NoteStore {
     /// Column weights for bm25: a word in the title counts most, then the analysis, then the body.
     static let rankWeights = "bm25(notes_fts, 10.0, 1.0, 3.0)"

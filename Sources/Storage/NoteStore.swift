@@ -36,29 +36,6 @@ public enum NoteStoreError: Error, Equatable, CustomStringConvertible {
     public static func == (lhs: NoteStoreError, rhs: NoteStoreError) -> Bool { lhs.description == rhs.description }
 }
 
-/// Which notes `notes(matching:)` returns.
-public struct NoteFilter: Sendable {
-    public var tag: String?
-    public var category: Category?
-    public var urgency: Int?
-    public var since: Timestamp?
-    public var until: Timestamp?
-    public var limit: Int?
-
-    /// Whether it keeps every live note.
-    public var keepsAll: Bool { tag == nil && category == nil && urgency == nil && since == nil && until == nil && limit == nil }
-
-    public init(tag: String? = nil, category: Category? = nil, urgency: Int? = nil,
-                since: Timestamp? = nil, until: Timestamp? = nil, limit: Int? = nil) {
-        self.tag = tag
-        self.category = category
-        self.urgency = urgency
-        self.since = since
-        self.until = until
-        self.limit = limit
-    }
-}
-
 /// Not Sendable, like the Database it owns.
 public final class NoteStore {
     /// Only Storage speaks SQL: other modules ask the store.

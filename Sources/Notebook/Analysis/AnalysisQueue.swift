@@ -56,6 +56,11 @@ public final class AnalysisQueue: @unchecked Sendable {
         self.report = report
     }
 
+    public convenience init(notebook: LocalNotebook, analyzer: any NoteAnalyzing, embedder: (any TextEmbedding)? = nil,
+                            clock: @escaping () -> Timestamp, report: @escaping (AnalysisEvent) -> Void = { _ in }) {
+        self.init(store: notebook.store, analyzer: analyzer, embedder: embedder, clock: clock, report: report)
+    }
+
     /// Notes without current vectors (0 without an embedder).
     public func lackingVectorCount() throws -> Int {
         guard let embedder else { return 0 }
@@ -85,6 +90,9 @@ public final class AnalysisQueue: @unchecked Sendable {
 
     /// Notes still lacking a full analysis.
     public func pendingCount() throws -> Int { try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion) }
+
+    /// Notes without any analysis of their current text: what the quick stage has to do.
+    public func pendingQuickCount() throws -> Int { try store.pendingQuickAnalysis().count }
 
     /// Which stages `step` runs: the daemon both; `notes analyze` the full one (a quick result
     /// it would replace at once is not worth storing); `notes analyze --quick` the quick one.

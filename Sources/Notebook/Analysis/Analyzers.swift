@@ -19,6 +19,11 @@ public enum Analyzers {
         try make(environment: environment, corrections: store.map { Analyzers.corrections(store: $0, environment: environment) } ?? [])
     }
 
+    /// The same, with `notebook`'s corrections.
+    public static func make(environment: [String: String], notebook: LocalNotebook) throws -> NoteAnalyzer {
+        try make(environment: environment, store: notebook.store)
+    }
+
     /// `voting` false: no vote of the labelled notes (nothing to embed), for a caller whose
     /// category is already known.
     public static func make(environment: [String: String], corrections: [CategoryCorrection], voting: Bool = true) throws -> NoteAnalyzer {
@@ -62,8 +67,8 @@ public enum Analyzers {
     /// Who teaches the categories: the user's corrections (all of them vote, the newest
     /// `inPrompt` are also the scorer's examples) and, when the embedding model can run, the
     /// bundled examples (else none: no vote by meaning).
-    public static func categoryTeachers(store: NoteStore, environment: [String: String]) throws -> (corrections: Int, examples: Int, inPrompt: Int) {
-        let corrections = try store.categoryCorrectionCount()
+    public static func categoryTeachers(notebook: LocalNotebook, environment: [String: String]) throws -> (corrections: Int, examples: Int, inPrompt: Int) {
+        let corrections = try notebook.store.categoryCorrectionCount()
         let examples = neighbours(environment: environment, corrections: []) == nil ? 0 : CategoryNeighbours.examples.count
         return (corrections, examples, min(corrections, NoteAnalyzer.maximumCorrections))
     }

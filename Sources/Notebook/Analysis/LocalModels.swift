@@ -25,6 +25,16 @@ public struct LocalModels {
         public let sizeBytes: Int?
         /// Why vectors are not made (switched off, or the model's reason); nil when they are.
         public let missing: String?
+
+        /// What `notes model` says of it, one field a line, as `ModelInfo.description` does.
+        public var description: String {
+            var lines: [String] = []
+            if let name { lines.append("Name:         \(name)") }
+            lines.append("Model:        " + (missing.map { "unavailable: \($0); search is by words only" } ?? "available"))
+            if let path { lines.append("Path:         \(path)") }
+            if let sizeBytes { lines.append("Size:         \(ModelInfo.megabytes(sizeBytes)) (\(sizeBytes) bytes)") }
+            return lines.joined(separator: "\n")
+        }
     }
 
     /// Loads the category model and the reader when they can run, for their parameters (the
@@ -40,7 +50,7 @@ public struct LocalModels {
             name: embeddingPath.map { String(FileSystem.realPath($0).split(separator: "/").last ?? Substring($0)) },
             path: embeddingPath,
             sizeBytes: embeddingPath.flatMap { FileSystem.identity(of: $0) }.map { Int($0.size) },
-            missing: embedder.map { $0.unavailableReason() } ?? "off (NOTES_EMBEDDING_MODEL=none)")
+            missing: TextEmbeddings.missing(embedder))
         return LocalModels(category: analyzer.model.info(), reader: reader?.info(), readerMissing: reading.missing,
                            embedding: embedding, analyzerVersion: analyzer.analyzerVersion, summaries: analyzer.summaries)
     }

@@ -47,7 +47,7 @@ public final class ChangeWatcher: DaemonWakeups {
     /// Watches the notebook's database, making its directory first (an inotify watch needs it).
     public convenience init(notebook home: NotebookHome) throws {
         try FileSystem.createDirectories(home.path)
-        try self.init(directory: home.path, fileNames: home.watchedFiles)
+        try self.init(directory: home.path, fileNames: home.databaseFileNames)
     }
 
     /// The signals that stop the daemon cleanly.

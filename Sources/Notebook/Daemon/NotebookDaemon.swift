@@ -250,7 +250,7 @@ public final class NotebookDaemon<Analyzer: NoteAnalyzing> {
         }, failed: { error in write(.error, "the quick stage stopped: \(error); it now waits for the model") })
         let feed: QuickLaneFeed
         do {
-            feed = try QuickLaneFeed(directory: path, fileNames: home.watchedFiles, lane: lane)
+            feed = try QuickLaneFeed(directory: path, fileNames: home.databaseFileNames, lane: lane)
         } catch {
             try? waitFor { await lane.stop() }
             throw error

@@ -28,6 +28,10 @@ public enum NotebookExport {
         }
     }
 
+    public static func export(_ notebook: LocalNotebook, to directory: String, progress: (Int, Int) -> Void = { _, _ in }) throws -> Summary {
+        try export(notebook.store, to: directory, progress: progress)
+    }
+
     public static func export(_ store: NoteStore, to directory: String, progress: (Int, Int) -> Void = { _, _ in }) throws -> Summary {
         if FileSystem.exists(directory), !FileSystem.isDirectory(directory) { throw Failure.notAFolder(directory) }
         try FileSystem.createDirectories(directory)

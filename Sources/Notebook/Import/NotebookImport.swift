@@ -76,6 +76,10 @@ public enum NotebookImport {
 
     /// Stores the plan's notes: new ones added, older copies replaced by newer ones, the same
     /// left as they are. `progress` is told how many are done.
+    public static func run(_ plan: Plan, into notebook: LocalNotebook, progress: (Int) -> Void = { _ in }) throws -> Summary {
+        try run(plan, into: notebook.store, progress: progress)
+    }
+
     public static func run(_ plan: Plan, into store: NoteStore, progress: (Int) -> Void = { _ in }) throws -> Summary {
         let outcomes = try store.importNotes(plan.notes, progress: progress)
         return Summary(added: outcomes.filter { $0 == .added }.count, updated: outcomes.filter { $0 == .updated }.count,

@@ -35,6 +35,16 @@ public struct NotebookSearch {
         self.embedder = embedder
     }
 
+    public init(notebook: LocalNotebook, embedder: (any TextEmbedding)?) {
+        self.init(store: notebook.store, embedder: embedder)
+    }
+
+    /// The first filter of `query` that cannot be read (`tag:`, `due:<7d`, ...), if any:
+    /// searching with it is an error.
+    public static func invalidFilter(in query: String) -> SearchQueryError? {
+        SearchQuery(query).invalidFilter
+    }
+
     /// How many of the notes changed last `embedNewestNotes` looks at.
     public static let newestNotes = 8
 

@@ -87,7 +87,7 @@ public enum TextEmbeddings {
         return EmbeddingModel.fromEnvironment(environment)
     }
 
-    /// Why vectors are not made, for `notes status` and the daemon's log: switched off, or the
+    /// Why vectors are not made with `model` (from `fromEnvironment`): switched off, or the
     /// model's reason; nil when they are.
     public static func missing(_ model: (any TextEmbedding)?) -> String? {
         guard let model else { return "off (NOTES_EMBEDDING_MODEL=none)" }

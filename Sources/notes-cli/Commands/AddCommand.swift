@@ -1,6 +1,6 @@
 // `notes add`: a new note from arguments, standard input or $EDITOR.
+import Notebook
 import Notes
-import Storage
 
 struct AddCommand: NotesCommand {
     static let edit = Flag("-e", "--edit", help: "Write the note in $VISUAL or $EDITOR.")
@@ -48,7 +48,7 @@ struct AddCommand: NotesCommand {
         }
         let text = try NoteInput.decode(bytes)
         let note = try NoteInput.makeNote(text: text, title: title, extraTags: tags, at: Clock.now())
-        try context.store().insert(note)
+        try context.notebook().add(note)
         context.terminal.print(note.id.rawValue)
     }
 }

@@ -1,8 +1,6 @@
 // `notes analyze`: analyse notes now, in the foreground.
-import AI
 import Notebook
 import Notes
-import Storage
 
 struct AnalyzeCommand: NotesCommand {
     static let all = Flag("--all", help: "Analyse every note.")
@@ -48,17 +46,17 @@ struct AnalyzeCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        let analyzer = try Analyzers.make(environment: context.environment, store: store)
-        let embedder = Embeddings.make(context: context)
-        let ids: [NoteID]? = !references.isEmpty ? try references.map { try store.resolve($0) } : all ? try store.notes().map(\.id).reversed() : nil
+        let notebook = try context.notebook()
+        let analyzer = try Analyzers.make(environment: context.environment, notebook: notebook)
+        let embedder = TextEmbeddings.fromEnvironment(context.environment)
+        let ids: [NoteID]? = !references.isEmpty ? try references.map { try notebook.id(of: $0) } : all ? try notebook.notes().map(\.id).reversed() : nil
         let terminal = context.terminal
         var results: [JSON] = []
         var done = 0
         var failure: (any Error)?
         var progress: ProgressBar?
         var total = 0
-        let queue = AnalysisQueue(store: store, analyzer: analyzer, embedder: embedder, clock: Clock.now) { event in
+        let queue = AnalysisQueue(notebook: notebook, analyzer: analyzer, embedder: embedder, clock: Clock.now) { event in
             switch event {
             case .started: return
             case let .embedded(stored, _):
@@ -68,15 +66,15 @@ struct AnalyzeCommand: NotesCommand {
             case let .embeddingFailed(notes, error):
                 terminal.printError("Warning: cannot make the vectors of \(notes.count) note\(notes.count == 1 ? "" : "s"): \(error)")
                 return
-            case let .stored(id, analysis, _): results.append(AnalyzeCommand.result(id, stored: true, analysis, store: store, terminal: terminal, verbose: !json && total <= 20))
-            case let .changedMeanwhile(id): results.append(AnalyzeCommand.result(id, stored: false, nil, store: store, terminal: terminal, verbose: !json && total <= 20))
+            case let .stored(id, analysis, _): results.append(AnalyzeCommand.result(id, stored: true, analysis, notebook: notebook, terminal: terminal, verbose: !json && total <= 20))
+            case let .changedMeanwhile(id): results.append(AnalyzeCommand.result(id, stored: false, nil, notebook: notebook, terminal: terminal, verbose: !json && total <= 20))
             case let .failed(_, error): failure = error
             }
             done += 1
             progress?.update(done)
             // Off a terminal (a log, a pipe) a long run says how far it is, a line a note.
             if !json, total > 20, !terminal.err.isTerminal, case let .stored(id, analysis, _) = event {
-                terminal.printError("[\(done)/\(total)] " + AnalyzeCommand.line(id, analysis, store: store))
+                terminal.printError("[\(done)/\(total)] " + AnalyzeCommand.line(id, analysis, notebook: notebook))
             }
         }
         if vectorsOnly, let missing = TextEmbeddings.missing(embedder) {
@@ -96,7 +94,7 @@ struct AnalyzeCommand: NotesCommand {
             return
         }
         done = 0
-        total = try ids?.count ?? (quick ? store.pendingQuickAnalysis().count : store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion))
+        total = try ids?.count ?? (quick ? queue.pendingQuickCount() : queue.pendingCount())
         if total == 0 {
             if json { terminal.emit(.array([])) } else { terminal.printError("Every note is analysed.") }
             return
@@ -136,17 +134,17 @@ struct AnalyzeCommand: NotesCommand {
     }
 
     /// `3f2a1c  Title: work, urgency 4, 2 tasks`.
-    static func line(_ id: NoteID, _ analysis: Analysis, store: NoteStore) -> String {
-        let title = (try? store.note(id))?.title ?? ""
+    static func line(_ id: NoteID, _ analysis: Analysis, notebook: LocalNotebook) -> String {
+        let title = (try? notebook.note(id: id))?.title ?? ""
         let count = analysis.tasks.count
-        return ((try? store.handle(of: id)) ?? id.rawValue) + "  \(title): \(analysis.category.rawValue), urgency \(analysis.urgency), \(count) task\(count == 1 ? "" : "s")"
+        return ((try? notebook.handle(of: id)) ?? id.rawValue) + "  \(title): \(analysis.category.rawValue), urgency \(analysis.urgency), \(count) task\(count == 1 ? "" : "s")"
     }
 
     /// A note's line in the output: what is stored now, and whether this result was.
-    static func result(_ id: NoteID, stored: Bool, _ analysis: Analysis?, store: NoteStore, terminal: Terminal, verbose: Bool) -> JSON {
-        let current = (try? store.analysis(for: id)) ?? analysis
-        if verbose, let note = try? store.note(id) {
-            terminal.print(terminal.yellow((try? store.handle(of: id)) ?? id.rawValue) + "  " + note.title)
+    static func result(_ id: NoteID, stored: Bool, _ analysis: Analysis?, notebook: LocalNotebook, terminal: Terminal, verbose: Bool) -> JSON {
+        let current = (try? notebook.analysis(for: id)) ?? analysis
+        if verbose, let note = try? notebook.note(id: id) {
+            terminal.print(terminal.yellow((try? notebook.handle(of: id)) ?? id.rawValue) + "  " + note.title)
             if let current {
                 terminal.print("    \(current.category.rawValue), urgency \(current.urgency): \(current.summary)")
                 for task in current.tasks { terminal.print("    [\(task.done ? "x" : " ")] \(task.text)" + (task.due.map { "  (due \($0))" } ?? "")) }

@@ -1,8 +1,6 @@
 // `notes ask`: a question answered from the notes by the local model, with its sources.
-import AI
 import Notebook
 import Notes
-import Storage
 
 struct AskCommand: NotesCommand {
     static let question = Argument("question", type: .text("question"), help: "What you want to know.", repeating: true)
@@ -33,7 +31,7 @@ struct AskCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        _ = try context.store()
+        _ = try context.notebook()
         let questions = try NotebookQuestions.open(home: context.notebookHome, environment: context.environment, now: Clock.now())
         let terminal = context.terminal
         let live = !json && terminal.out.isTerminal

@@ -1,8 +1,7 @@
 // `notes completion bash|zsh|fish`: a shell script that completes commands, options and values
 // by asking `notes __complete` what fits, so completion follows the declarations.
+import Notebook
 import Notes
-import Storage
-import Sync
 
 enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
 
@@ -160,13 +159,13 @@ enum Completer {
         case .files: return ("files", [])
         case .directories: return ("directories", [])
         case .tags:
-            guard FileSystem.exists(context.databasePath), let store = try? NoteStore.open(home: context.home, mode: .readOnly) else { return ("words", []) }
-            return ("words", ((try? store.tagCounts()) ?? []).map(\.tag))
+            guard FileSystem.exists(context.databasePath), let notebook = try? LocalNotebook.openForReading(context.notebookHome) else { return ("words", []) }
+            return ("words", ((try? notebook.tags()) ?? []).map(\.tag))
         case .notes:
             // The handles `notes list` shows, of the notes changed last: what one types after `show`.
-            guard FileSystem.exists(context.databasePath), let store = try? NoteStore.open(home: context.home, mode: .readOnly),
-                  let recent = try? store.notes(matching: NoteFilter(limit: 200)).map(\.id),
-                  let handles = try? store.handles(for: recent) else { return ("words", []) }
+            guard FileSystem.exists(context.databasePath), let notebook = try? LocalNotebook.openForReading(context.notebookHome),
+                  let recent = try? notebook.notes(matching: NoteFilter(limit: 200)).map(\.id),
+                  let handles = try? notebook.handles(for: recent) else { return ("words", []) }
             return ("words", recent.compactMap { handles[$0] })
         case .remotes:
             guard FileSystem.exists(context.syncRepositoryPath), let engine = try? context.syncEngine() else { return ("words", []) }

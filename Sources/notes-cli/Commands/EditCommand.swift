@@ -1,7 +1,6 @@
 // `notes edit`: change a note's text in $EDITOR, replace it, or append to it.
 import Notebook
 import Notes
-import Storage
 
 struct EditCommand: NotesCommand {
     static let edit = Flag("-e", "--edit", help: "Edit the text in $VISUAL or $EDITOR.")
@@ -46,9 +45,8 @@ struct EditCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        let id = try store.resolve(reference)
-        guard let original = try store.note(id) else { throw NoteStoreError.notFound(reference) }
+        let notebook = try context.notebook()
+        let original = try notebook.note(reference)
         var body = original.body
         switch change {
         case .editor:
@@ -65,7 +63,7 @@ struct EditCommand: NotesCommand {
             context.terminal.printError("No changes.")
             return
         }
-        try store.update(note)
+        try notebook.update(note)
         context.terminal.print(note.id.rawValue)
     }
 }

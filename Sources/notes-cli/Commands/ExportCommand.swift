@@ -28,7 +28,7 @@ struct ExportCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         var progress: ProgressBar?
-        let summary = try NotebookExport.export(try context.store(), to: directory) { done, total in
+        let summary = try NotebookExport.export(try context.notebook(), to: directory) { done, total in
             if progress == nil { progress = ProgressBar(terminal: context.terminal, total: total, label: "Exporting") }
             progress?.update(done)
         }

@@ -32,7 +32,7 @@ struct ImportCommand: NotesCommand {
     func run(_ context: Context) throws {
         let plan = try NotebookImport.plan(path) { NotesCLI.describe($0, context: context) }
         let progress = ProgressBar(terminal: context.terminal, total: plan.notes.count, label: "Importing")
-        let summary = try NotebookImport.run(plan, into: context.store()) { progress.update($0) }
+        let summary = try NotebookImport.run(plan, into: context.notebook()) { progress.update($0) }
         progress.finish()
         let (skipped, otherFiles) = (plan.skipped, plan.otherFiles)
         if json {

@@ -1,7 +1,6 @@
 // `notes links`: what a note links to and what links to it, or every broken link.
 import Notebook
 import Notes
-import Storage
 
 struct LinksCommand: NotesCommand {
     static let broken = Flag("--broken", help: "List the links that point at no note.")
@@ -36,10 +35,10 @@ struct LinksCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
+        let notebook = try context.notebook()
         let terminal = context.terminal
         guard let reference else {
-            let broken = try store.brokenLinks()
+            let broken = try notebook.brokenLinks()
             if json {
                 terminal.emit(.array(broken.map(\.incomingJSON)))
                 return
@@ -51,10 +50,9 @@ struct LinksCommand: NotesCommand {
             }
             return
         }
-        let id = try store.resolve(reference)
-        guard let note = try store.note(id) else { throw NoteStoreError.notFound(reference) }
-        let links = try store.links(from: id)
-        let backlinks = try store.backlinks(to: id)
+        let note = try notebook.note(reference)
+        let links = try notebook.links(from: note.id)
+        let backlinks = try notebook.backlinks(to: note.id)
         if json {
             terminal.emit(note.linksJSON(links: links, backlinks: backlinks))
             return

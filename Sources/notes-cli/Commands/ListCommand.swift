@@ -1,6 +1,6 @@
 // `notes list`: notes, newest change first, with filters.
+import Notebook
 import Notes
-import Storage
 
 struct ListCommand: NotesCommand {
     static let category = Option("--category", type: .choice("category", Category.self),
@@ -25,14 +25,14 @@ struct ListCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        let notes = try store.notesWithAnalyses(matching: filter, forLines: !json)
+        let notebook = try context.notebook()
+        let notes = try notebook.notesWithAnalyses(matching: filter, forLines: !json)
         if json {
             context.terminal.emit(each: notes) { $0.note.json(analysis: $0.analysis) }
             return
         }
         if notes.isEmpty {
-            if try store.counts().notes == 0 {
+            if try notebook.counts().notes == 0 {
                 context.terminal.printError("No notes yet. Add one with: notes add \"...\"")
             } else {
                 // A category or an urgency comes from the analysis: unanalysed notes have none yet.

@@ -7,7 +7,6 @@ import Glibc
 import MCP
 import Notebook
 import Notes
-import Storage
 
 struct McpCommand: NotesCommand {
     static let allowWrite = Flag("--allow-write", help: "Serve the add, append and done tools: let the client change notes.")
@@ -35,12 +34,8 @@ struct McpCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        // Created (or brought to the current schema) here; without --allow-write the server
-        // itself reads through a read-only connection: no request can change the notebook.
-        let writable = try context.store()
-        let store = writes ? writable : try NoteStore.open(home: context.home, mode: .readOnly)
+        let access = try NotebookAccess.open(home: context.notebookHome, environment: context.environment, allowWrite: writes)
         let watcher = try ChangeWatcher(notebook: context.notebookHome)
-        let access = NotebookAccess(store: store, home: context.notebookHome, environment: context.environment, allowWrite: writes)
         let server = try MCPServer(access: access, version: NotesCLI.version)
         let err = context.terminal.err
         server.log = { line in

@@ -1,5 +1,4 @@
 // `notes model`: which local models analyse and embed notes, and whether each can run.
-import AI
 import Notebook
 import Notes
 
@@ -32,12 +31,7 @@ struct ModelCommand: NotesCommand {
         var reader = models.reader.map { "\n\nReader (tasks and summaries):\n" + $0.description }
             ?? "\n\nReader:       unavailable: \(models.readerMissing ?? "")"
         if models.readerMissing != nil { reader += "\n              tasks and summaries come from the rules" }
-        let embedding = models.embedding
-        var vectors = "\n\nEmbedding (search by meaning):"
-        if let name = embedding.name { vectors += "\nName:         \(name)" }
-        vectors += "\nModel:        " + (embedding.missing.map { "unavailable: \($0); search is by words only" } ?? "available")
-        if let path = embedding.path { vectors += "\nPath:         \(path)" }
-        if let size = embedding.sizeBytes { vectors += "\nSize:         \(ModelInfo.megabytes(size)) (\(size) bytes)" }
+        let vectors = "\n\nEmbedding (search by meaning):\n" + models.embedding.description
         let summaries = models.summaries == .model ? "written by the model for notes over 30 words (NOTES_SUMMARIES=model)"
             : "the note's opening sentences (NOTES_SUMMARIES=model lets the model write them)"
         let category = "Category (scores each note's category):\n" + models.category.description

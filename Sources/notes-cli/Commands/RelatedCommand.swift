@@ -1,7 +1,6 @@
 // `notes related`: the notes nearest in meaning to one note.
 import Notebook
 import Notes
-import Storage
 
 struct RelatedCommand: NotesCommand {
     static let configuration = CommandConfiguration(
@@ -27,12 +26,12 @@ struct RelatedCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        let id = try store.resolve(reference)
-        let search = NotebookSearch(store: store, embedder: Embeddings.make(context: context))
+        let notebook = try context.notebook()
+        let id = try notebook.id(of: reference)
+        let search = NotebookSearch(notebook: notebook, embedder: TextEmbeddings.fromEnvironment(context.environment))
         search.embedNewestNotes()
         guard let related = try search.related(to: id, limit: limit) else {
-            throw CommandFailure("note \(try store.handle(of: id)) has no vector yet and none can be made: \(search.meaningUnavailable ?? "unknown reason")")
+            throw CommandFailure("note \(try notebook.handle(of: id)) has no vector yet and none can be made: \(search.meaningUnavailable ?? "unknown reason")")
         }
         let terminal = context.terminal
         if json {

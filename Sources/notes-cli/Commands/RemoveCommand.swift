@@ -1,6 +1,6 @@
 // `notes rm`: delete notes (a tombstone stays for sync).
+import Notebook
 import Notes
-import Storage
 
 struct RemoveCommand: NotesCommand {
     static let force = Flag("-f", "--force", help: "Delete without asking.")
@@ -23,17 +23,10 @@ struct RemoveCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        // Resolve every reference before deleting any, so a typo deletes nothing.
-        var notes: [Note] = []
-        for reference in references {
-            let id = try store.resolve(reference)
-            if let note = try store.note(id), !notes.contains(where: { $0.id == id }) { notes.append(note) }
-        }
+        let notebook = try context.notebook()
+        let removal = try notebook.removal(of: references)
+        let (notes, linkingNotes) = (removal.notes, removal.linkingNotes)
         // Links from the notes that stay will point at nothing: say so before and after.
-        let removed = Set(notes.map(\.id))
-        var linkingNotes = Set<NoteID>()
-        for note in notes { for link in try store.backlinks(to: note.id) where !removed.contains(link.source) { linkingNotes.insert(link.source) } }
         let linked = linkingNotes.isEmpty ? "" : " (\(linkingNotes.count) other note\(linkingNotes.count == 1 ? " links" : "s link") to \(notes.count == 1 ? "it" : "them"))"
         if !force {
             guard context.terminal.stdinIsTerminal else {
@@ -45,11 +38,8 @@ struct RemoveCommand: NotesCommand {
                 return
             }
         }
-        let now = Clock.now()
-        let handles = try store.handles(for: notes.map(\.id))
-        for note in notes {
-            try store.delete(note.id, at: now)
-            context.terminal.printError("Deleted \(handles[note.id] ?? note.id.rawValue)  \(note.title)")
+        try notebook.delete(removal, at: Clock.now()) { note, handle in
+            context.terminal.printError("Deleted \(handle)  \(note.title)")
         }
         if !linkingNotes.isEmpty {
             context.terminal.printError("Links from \(linkingNotes.count) note\(linkingNotes.count == 1 ? "" : "s") are broken now (unless another note has the name): see 'notes links --broken'.")

@@ -1,7 +1,6 @@
 // `notes search`: by words and by meaning together, best match first.
 import Notebook
 import Notes
-import Storage
 
 struct SearchCommand: NotesCommand {
     static let exact = Flag("--exact", help: "By words only (no search by meaning).")
@@ -40,17 +39,17 @@ struct SearchCommand: NotesCommand {
         json = arguments[Common.json]
         if arguments[Self.exact], arguments[Self.meaning] { throw UsageError(message: "choose one of --exact and --meaning") }
         mode = arguments[Self.exact] ? .words : arguments[Self.meaning] ? .meaning : .hybrid
-        if let invalid = SearchQuery(query).invalidFilter { throw UsageError(message: invalid.description) }
+        if let invalid = NotebookSearch.invalidFilter(in: query) { throw UsageError(message: invalid.description) }
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        let search = NotebookSearch(store: store, embedder: mode == .words ? nil : Embeddings.forSearch(context: context))
+        let notebook = try context.notebook()
+        let search = NotebookSearch(notebook: notebook, embedder: mode == .words ? nil : DaemonQueryEmbedding.forSearch(environment: context.environment, home: context.notebookHome))
         if mode == .meaning, let reason = search.meaningUnavailable {
             throw CommandFailure("cannot search by meaning: \(reason)")
         }
         if mode != .words { search.embedNewestNotes() }
-        let (results, short) = try store.reading {
+        let (results, short) = try notebook.reading {
             let results = try search.search(query, filter: filter, mode: mode, now: Clock.now())
             return (results, json || results.isEmpty ? [:] : try context.handles(for: results.map(\.hit.id)))
         }
@@ -62,7 +61,7 @@ struct SearchCommand: NotesCommand {
         // Notes whose vectors are still to be made (a new model's backlog) are found by their
         // words only until then: a person reading the results is told (scripts do not pay for it).
         if mode != .words, terminal.err.isTerminal, search.meaningUnavailable == nil,
-           let version = search.embedderVersion, let waiting = try? store.lackingVectorCount(model: version), waiting > 0 {
+           let version = search.embedderVersion, let waiting = try? notebook.lackingVectorCount(model: version), waiting > 0 {
             terminal.printError(terminal.dim("\(waiting) \(waiting == 1 ? "note waits" : "notes wait") for vectors and \(waiting == 1 ? "is" : "are") found by words only until the daemon or 'notes analyze --vectors' makes them."))
         }
         if results.isEmpty {

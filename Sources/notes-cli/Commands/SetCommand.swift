@@ -1,7 +1,6 @@
 // `notes set`: the user corrects an analysis; the correction outlives every re-analysis.
 import Notebook
 import Notes
-import Storage
 
 struct SetCommand: NotesCommand {
     static let category = Option("--category", type: .choice("category", Category.self),
@@ -28,11 +27,7 @@ struct SetCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        // A category given is the user's: the quick analysis's own is not needed, nor the vote.
-        let analyzer = category == nil ? try Analyzers.make(environment: context.environment, store: store)
-            : try Analyzers.make(environment: context.environment, corrections: [], voting: false)
-        let analysis = try NoteEdits.correct(reference, category: category, urgency: urgency, in: store, analyzer: analyzer, today: Clock.now())
+        let analysis = try context.notebook().correct(reference, category: category, urgency: urgency, environment: context.environment, today: Clock.now())
         context.terminal.printError("Set: \(analysis.category.rawValue), urgency \(analysis.urgency)")
     }
 }

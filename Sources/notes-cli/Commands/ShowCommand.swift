@@ -1,7 +1,6 @@
 // `notes show`: one note in full, with its analysis.
 import Notebook
 import Notes
-import Storage
 
 struct ShowCommand: NotesCommand {
     static let configuration = CommandConfiguration(
@@ -20,10 +19,10 @@ struct ShowCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        let id = try store.resolve(reference)
-        guard let note = try store.note(id) else { throw NoteStoreError.notFound(reference) }
-        let analysis = try store.analysis(for: id)
+        let notebook = try context.notebook()
+        let note = try notebook.note(reference)
+        let id = note.id
+        let analysis = try notebook.analysis(for: id)
         let terminal = context.terminal
         if json {
             terminal.emit(note.json(analysis: analysis))
@@ -43,14 +42,14 @@ struct ShowCommand: NotesCommand {
         }
         terminal.print()
         terminal.print(note.body)
-        let links = try store.links(from: id)
-        let backlinks = try store.backlinks(to: id)
+        let links = try notebook.links(from: id)
+        let backlinks = try notebook.backlinks(to: id)
         if !links.isEmpty || !backlinks.isEmpty {
             terminal.print()
             for line in try terminal.linkLines(links: links, backlinks: backlinks, context: context) { terminal.print(line) }
         }
         // From the stored vectors only: showing a note never loads the embedding model.
-        if let related = try NotebookSearch(store: store, embedder: Embeddings.make(context: context)).related(to: id, limit: 3, computeIfMissing: false),
+        if let related = try NotebookSearch(notebook: notebook, embedder: TextEmbeddings.fromEnvironment(context.environment)).related(to: id, limit: 3, computeIfMissing: false),
            !related.isEmpty {
             terminal.print()
             terminal.print(terminal.dim("Related:"))

@@ -1,7 +1,6 @@
 // `notes status`: where the notebook is and what is in it.
 import Notebook
 import Notes
-import Storage
 
 struct StatusCommand: NotesCommand {
     static let configuration = CommandConfiguration(name: "status", abstract: "Show the notebook's location and contents.", options: [Common.json])
@@ -13,19 +12,19 @@ struct StatusCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
-        let counts = try store.counts()
-        let schema = try store.schemaVersion()
+        let notebook = try context.notebook()
+        let counts = try notebook.counts()
+        let schema = try notebook.schemaVersion()
         // Cheap checks only (file, library): status never loads the model.
         let analyzer = try Analyzers.make(environment: context.environment)
-        let pending = try store.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
+        let pending = try notebook.pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
         let unavailable = analyzer.unavailableReason()
         let readerMissing = Analyzers.reader(environment: context.environment).missing
-        let embedder = Embeddings.make(context: context)
+        let embedder = TextEmbeddings.fromEnvironment(context.environment)
         let vectorsMissing = TextEmbeddings.missing(embedder)
-        let lackingVectors = try embedder.map { try store.lackingVectorCount(model: $0.version) } ?? counts.notes
+        let lackingVectors = try embedder.map { try notebook.lackingVectorCount(model: $0.version) } ?? counts.notes
         let daemon = DaemonLock.runningPID(home: context.notebookHome)
-        let teachers = try Analyzers.categoryTeachers(store: store, environment: context.environment)
+        let teachers = try Analyzers.categoryTeachers(notebook: notebook, environment: context.environment)
         if json {
             context.terminal.emit(.object([
                 ("home", .string(context.home)),

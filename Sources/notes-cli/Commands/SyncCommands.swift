@@ -4,7 +4,6 @@ import Glibc
 #endif
 import Notebook
 import Notes
-import Storage
 import Sync
 
 extension Context {
@@ -12,7 +11,7 @@ extension Context {
 
     /// The sync engine over this notebook; creates `$NOTES_HOME/repo` on first use.
     func syncEngine() throws -> SyncEngine {
-        try SyncEngine(repositoryPath: syncRepositoryPath, notebook: try store())
+        try notebook().syncEngine()
     }
 
     /// The ssh key and known_hosts a sync uses (see `SSHCredentials`).
@@ -277,7 +276,7 @@ struct ConflictsCommand: NotesCommand {
                 terminal.printError("No conflicts.")
             } else {
                 // Among the live notes too: a handle shown here is also one `notes show` reads.
-                let handles = NoteHandle.handles(for: conflicts.map(\.id), among: try context.store().allIDs())
+                let handles = NoteHandle.handles(for: conflicts.map(\.id), among: try context.notebook().allIDs())
                 for conflict in conflicts {
                     terminal.print(terminal.yellow(handles[conflict.id] ?? conflict.id.rawValue) + "  " + SyncRules.describe(conflict.kind) + "  " + (conflict.note?.title ?? "(deleted)"))
                 }
@@ -334,9 +333,8 @@ struct LogCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
         let id: NoteID
-        if let full = NoteID(reference) { id = full } else { id = try store.resolve(reference) }
+        if let full = NoteID(reference) { id = full } else { id = try context.notebook().id(of: reference) }
         let revisions = try context.syncEngine().history(of: id)
         let terminal = context.terminal
         if json {

@@ -1,6 +1,6 @@
 // `notes tags`: every tag with its number of notes.
+import Notebook
 import Notes
-import Storage
 
 struct TagsCommand: NotesCommand {
     static let configuration = CommandConfiguration(name: "tags", abstract: "List tags with their number of notes.", options: [Common.json])
@@ -12,7 +12,7 @@ struct TagsCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let tags = try context.store().tagCounts()
+        let tags = try context.notebook().tags()
         if json {
             context.terminal.emit(.array(tags.map { .object([("tag", .string($0.tag)), ("count", .int($0.count))]) }))
             return

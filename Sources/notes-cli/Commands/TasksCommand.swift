@@ -1,7 +1,6 @@
 // `notes tasks`, `notes done`, `notes undone`: the tasks the analyses found, across notes.
 import Notebook
 import Notes
-import Storage
 
 struct TasksCommand: NotesCommand {
     static let all = Flag("--all", help: "Include tasks marked done.")
@@ -29,10 +28,10 @@ struct TasksCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let store = try context.store()
+        let notebook = try context.notebook()
         let now = Clock.now()
         let today = now.day
-        let entries = try due.map { try $0.tasks(in: store, includeDone: includeDone, now: now) } ?? store.tasks(includeDone: includeDone)
+        let entries = try due.map { try $0.tasks(in: notebook, includeDone: includeDone, now: now) } ?? notebook.tasks(includeDone: includeDone)
         let terminal = context.terminal
         if json {
             terminal.emit(.array(entries.map(\.json)))
@@ -122,13 +121,13 @@ struct TaskReference {
 
     /// Marks each in turn; a reference that fails is reported and the others are still marked.
     static func mark(_ references: [TaskReference], done: Bool, _ context: Context) throws {
-        let store = try context.store()
+        let outcomes = try context.notebook().markTasks(references.map { ($0.note, $0.number) }, done: done, clock: Clock.now)
         var failed = 0
-        for reference in references {
-            do {
-                let task = try NoteEdits.markTask(reference.note, number: reference.number, done: done, in: store, at: Clock.now())
+        for (reference, outcome) in zip(references, outcomes) {
+            switch outcome {
+            case let .success(task):
                 context.terminal.printError((done ? "Done: " : "Open again: ") + task.text)
-            } catch {
+            case let .failure(error):
                 if references.count == 1 { throw error }
                 context.terminal.printError("\(reference.note):\(reference.number): " + NotesCLI.describe(error, context: context))
                 failed += 1

@@ -1,7 +1,6 @@
 // What a command is: its declared configuration (help, parsing, completion), validation, and run().
 import Notebook
 import Notes
-import Storage
 
 /// An option of any value type, as a command's configuration lists it.
 protocol DeclaredOption: Sendable { var spec: OptionSpec { get } }
@@ -65,7 +64,7 @@ final class Context {
     let environment: [String: String]
     /// The notebook's directory and the paths in it.
     let notebookHome: NotebookHome
-    private var openedStore: NoteStore?
+    private var opened: LocalNotebook?
 
     init(terminal: Terminal, environment: [String: String]) {
         self.terminal = terminal
@@ -77,20 +76,16 @@ final class Context {
     var databasePath: String { notebookHome.database }
 
     /// The notebook, created on first use.
-    func store() throws -> NoteStore {
-        if let openedStore { return openedStore }
-        let store = try NoteStore.open(home: home)
-        openedStore = store
-        return store
+    func notebook() throws -> LocalNotebook {
+        if let opened { return opened }
+        let notebook = try LocalNotebook.open(notebookHome)
+        opened = notebook
+        return notebook
     }
-
-    /// Closes the notebook once nothing else holds it (the daemon, before it starts afresh);
-    /// the next `store()` opens it again.
-    func closeStore() { openedStore = nil }
 
     /// The short handle of each of these ids, for listings (see `NoteHandle`).
     func handles(for ids: [NoteID]) throws -> [NoteID: String] {
-        try store().handles(for: ids)
+        try notebook().handles(for: ids)
     }
 }
 

@@ -1,6 +1,6 @@
 // Picks the command, runs it, and maps failures to messages and exit codes.
+import Notebook
 import Notes
-import Storage
 
 enum NotesCLI {
     /// Every command, in the order `notes --help` lists them.
@@ -131,36 +131,7 @@ enum NotesCLI {
 
     /// A message a user can act on, for every failure that reaches the top.
     static func describe(_ error: any Error, context: Context) -> String {
-        switch error {
-        case let failure as CommandFailure:
-            return failure.message
-        case DatabaseError.SQLITE_NOTADB, DatabaseError.SQLITE_CORRUPT:
-            return "\(context.databasePath) is not a notes database or is damaged. It was left untouched; "
-                + "move it aside to start a new notebook, or restore it from a backup or `notes export`."
-        case DatabaseError.SQLITE_READONLY:
-            return "the notebook \(context.databasePath) is read-only; nothing was changed."
-        case DatabaseError.SQLITE_CANTOPEN:
-            return "cannot open the notebook \(context.databasePath) (check that \(context.home) exists and is writable)."
-        case let error as DatabaseError where error.code == DatabaseError.SQLITE_BUSY.rawValue:
-            // Said as it happened: a wait that ran out, or a lock SQLite would not wait for.
-            guard let waited = error.waited else {
-                return "the notebook was busy: another process was changing it at that moment, in a way SQLite cannot wait for; "
-                    + "nothing was changed, try again."
-            }
-            let milliseconds = waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000
-            let span = milliseconds < 1000 ? "\(milliseconds) ms" : "\((milliseconds + 500) / 1000) s"
-            return "the notebook stayed busy: another process kept it locked for writing through the \(span) this command waited; "
-                + "nothing was changed, try again."
-        case DatabaseError.SQLITE_FULL:
-            return "the disk is full; nothing was changed."
-        case let error as MigrationError:
-            return "cannot open the notebook \(context.databasePath): \(error)"
-        case let error as DatabaseError:
-            return error.description
-        case let error as CustomStringConvertible:
-            return error.description
-        default:
-            return String(describing: error)
-        }
+        if let failure = error as? CommandFailure { return failure.message }
+        return ErrorMessage.describe(error, home: context.notebookHome)
     }
 }

@@ -1,7 +1,6 @@
 // How notes, analyses and search hits look: JSON for scripts, lines for people.
 import Notebook
 import Notes
-import Storage
 
 extension Terminal {
     /// One line per note: short id, date, title, tags, and the analysis when there is one.
@@ -82,7 +81,7 @@ extension ValueType where Value == String {
         ValueType(placeholder: "tag", completion: .tags, parse: { Tags.normalized([$0]).isEmpty ? nil : $0 },
                   invalid: { _, text in "'\(text)' is not a tag (letters, digits, _, - and / only)" })
     }
-    /// A note's handle or any unique start or end of its id (resolved by the store).
+    /// A note's handle or any unique start or end of its id (resolved by the notebook).
     static var note: ValueType { .text("id", completion: .notes) }
 }
 
