@@ -20,6 +20,9 @@ public struct Settings: Sendable {
         case passphraseFile = "NOTES_PASSPHRASE_FILE"
         /// For the kill tests only: the sync step at which `notes sync` stops itself.
         case syncPauseAt = "NOTES_SYNC_PAUSE_AT"
+        /// For the kill tests only: `notes import` stops itself inside its transaction once this
+        /// many notes are stored (told at 0 and every 500).
+        case importPauseAt = "NOTES_IMPORT_PAUSE_AT"
     }
 
     public let environment: [String: String]

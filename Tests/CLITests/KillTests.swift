@@ -308,7 +308,8 @@ let syncSteps = ["export", "commit", "fetch", "merge", "import", "ref-update", "
     }
 
     /// An import is one transaction: a kill leaves all of it or none, and running it again
-    /// finishes it.
+    /// finishes it. Killed where it stops itself (before its first note, and with 500 and 1,000
+    /// of 1,500 stored in the open transaction), then at a few random moments.
     @Test func importKilledAnywhereIsAllOrNothingAndFinishesWhenRunAgain() throws {
         let files = Notebook()
         let folder = files.root + "/vault"
@@ -321,19 +322,11 @@ let syncSteps = ["export", "commit", "fetch", "merge", "import", "ref-update", "
         #expect(try files.run(["import", folder]).status == 0)
         let duration = max(20_000, (DispatchTime.now().uptimeNanoseconds - start) / 1000)
 
-        // Kills that land while the import runs count; one that comes after it ended is tried
-        // again sooner (the import's time varies with the machine's load).
-        var schedule = KillSchedule(state: 30)
-        var kills = 0
-        var attempts = 0
-        var bound = duration
-        while kills < 8, attempts < 24 {
-            attempts += 1
+        /// A fresh notebook with one note, its import killed by `kill`; then checked and finished.
+        func killedImport(_ environment: [String: String] = [:], kill: (NotesChild) -> Void) throws {
             let notebook = Notebook()
             _ = try notebook.add("Written before the import")
-            let child = try NotesChild(notebook, ["import", folder])
-            usleep(UInt32(schedule.next(below: bound)))
-            if child.kill() { kills += 1 } else { bound = max(5_000, bound * 2 / 3) }
+            kill(try NotesChild(notebook, ["import", folder], environment: environment))
             let count = ((try notebook.run(["list", "--json", "-n", "5000"]).json as? [Any]) ?? []).count
             #expect(count == 1 || count == 1501, "a killed import left \(count) notes")
             #expect(try run(["sqlite3", notebook.databasePath, "PRAGMA integrity_check"]) == "ok\n")
@@ -341,6 +334,21 @@ let syncSteps = ["export", "commit", "fetch", "merge", "import", "ref-update", "
             #expect(((try notebook.run(["list", "--json", "-n", "5000"]).json as? [Any]) ?? []).count == 1501)
             #expect((try notebook.run(["search", "written before", "--json"]).json as? [Any])?.count == 1)
         }
-        #expect(kills >= 8, "only \(kills) of \(attempts) kills landed before the import ended (\(duration) µs)")
+
+        for stored in [0, 500, 1000] {
+            try killedImport(["NOTES_IMPORT_PAUSE_AT": String(stored)]) { child in
+                let stopped = child.waitUntilStopped()
+                #expect(stopped, "the import never stored \(stored) notes: \((try? String(contentsOfFile: child.stderrPath, encoding: .utf8)) ?? "")")
+                if stopped { #expect(child.kill()) }
+            }
+        }
+        // Random moments as well: where a kill lands is the schedule's and the machine's.
+        var schedule = KillSchedule(state: 30)
+        for _ in 0..<5 {
+            try killedImport { child in
+                usleep(UInt32(schedule.next(below: duration)))
+                child.kill()
+            }
+        }
     }
 }

@@ -32,7 +32,12 @@ struct ImportCommand: NotesCommand {
     func run(_ context: Context) throws {
         let plan = try NotebookImport.plan(path) { NotesCLI.describe($0, context: context) }
         let progress = ProgressBar(terminal: context.terminal, total: plan.notes.count, label: "Importing")
-        let summary = try NotebookImport.run(plan, into: context.notebook()) { progress.update($0) }
+        let pauseAt = Settings(context.environment)[.importPauseAt].flatMap(Int.init)
+        let terminal = context.terminal
+        let summary = try NotebookImport.run(plan, into: context.notebook()) { done in
+            progress.update(done)
+            if let pauseAt, done == pauseAt { terminal.pauseForKillTest(at: "\(done) notes stored") }
+        }
         progress.finish()
         let (skipped, otherFiles) = (plan.skipped, plan.otherFiles)
         if json {

@@ -209,7 +209,7 @@ struct SyncCommand: NotesCommand {
                                   passphrase: Passphrase.source(environment: context.environment))
         let summary = try engine.sync(remote: name, options: options) { step in
             if showSteps { LiveLine.shared.show("Syncing with \(name): \(step.rawValue)…") }
-            if step == pauseAt { SyncCommand.pause(at: step, terminal: terminal) }
+            if step == pauseAt { terminal.pauseForKillTest(at: step.rawValue) }
         }
         if showSteps { LiveLine.shared.finish() }
         for notice in summary.lockNotices { terminal.printError(notice) }
@@ -220,15 +220,6 @@ struct SyncCommand: NotesCommand {
         terminal.print("Synced with \(name): \(summary.sent) sent, \(summary.received) received, \(summary.merged) merged, \(summary.conflicted) conflicted")
         if summary.conflicted > 0 { terminal.printError("See 'notes conflicts' to review the notes that changed on both sides.") }
     }
-
-    /// For crash tests (`NOTES_SYNC_PAUSE_AT=STEP`): the process stops itself (SIGSTOP) at the
-    /// start of that step, after saying so on stderr, so that a test can kill it exactly there.
-    static func pause(at step: SyncStep, terminal: Terminal) {
-        terminal.printError("notes: paused at \(step.rawValue)")
-        terminal.err.flush()
-        raise(SIGSTOP)
-    }
-
 }
 
 struct ConflictsCommand: NotesCommand {

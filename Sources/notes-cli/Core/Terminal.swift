@@ -77,6 +77,14 @@ final class Terminal {
 
     var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
+    /// For the kill tests (`NOTES_SYNC_PAUSE_AT`, `NOTES_IMPORT_PAUSE_AT`): the process stops
+    /// itself (SIGSTOP) after saying where on stderr, so that a test can kill it exactly there.
+    func pauseForKillTest(at point: String) {
+        printError("notes: paused at \(point)")
+        err.flush()
+        raise(SIGSTOP)
+    }
+
     /// Asks a yes/no question on the terminal; anything but y/yes is no.
     func confirm(_ question: String) -> Bool {
         err.write(question + " [y/N] ")
