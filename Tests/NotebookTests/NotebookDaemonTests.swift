@@ -61,6 +61,15 @@ final class FakeRemotes: DaemonSyncing {
     }
 }
 
+/// `body` on a thread of its own, as the executable runs the daemon's loop or an analysis: they
+/// block their thread while they wait for the analysis, which the tests' own pool must not lose.
+func onThread<T: Sendable>(_ body: @escaping () throws -> T) async throws -> T {
+    nonisolated(unsafe) let body = body
+    return try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
 struct NotebookDaemonTests {
     let directory = TemporaryDirectory()
     let store: NoteStore
@@ -103,13 +112,9 @@ struct NotebookDaemonTests {
                               remotes: { _ in remotes }, describe: { "\($0)" })
     }
 
-    /// The loop on a thread of its own, as the executable runs it: its waits for the analysis
-    /// block a thread, which the tests' own pool must not lose.
     func serve(_ daemon: NotebookDaemon<FakeAnalyzer>, _ wakeups: ScriptedWakeups, asleepWith pending: Int? = nil) async throws -> NotebookDaemon<FakeAnalyzer>.Ending {
         nonisolated(unsafe) let daemon = daemon, wakeups = wakeups
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try daemon.serve(wakeups: wakeups, asleepWith: pending) }) }.start()
-        }
+        return try await onThread { try daemon.serve(wakeups: wakeups, asleepWith: pending) }
     }
 
     @discardableResult

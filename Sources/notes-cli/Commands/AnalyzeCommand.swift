@@ -48,89 +48,65 @@ struct AnalyzeCommand: NotesCommand {
     func run(_ context: Context) throws {
         let notebook = try context.notebook()
         let analyzer = try Analyzers.make(environment: context.environment, notebook: notebook)
-        let embedder = TextEmbeddings.fromEnvironment(context.environment)
-        let ids: [NoteID]? = !references.isEmpty ? try references.map { try notebook.id(of: $0) } : all ? try notebook.notes().map(\.id).reversed() : nil
+        let selection: AnalyzeNotes.Selection = !references.isEmpty ? .notes(try references.map { try notebook.id(of: $0) })
+            : all ? .notes(try notebook.notes().map(\.id).reversed()) : quick ? .quickPending : vectorsOnly ? .vectorsOnly : .pending
+        let run = AnalyzeNotes(notebook: notebook, analyzer: analyzer, embedder: TextEmbeddings.fromEnvironment(context.environment), clock: Clock.now)
         let terminal = context.terminal
+        let live = !json && terminal.err.isTerminal && !quick
         var results: [JSON] = []
-        var done = 0
-        var failure: (any Error)?
         var progress: ProgressBar?
+        var vectors = (lacking: 0, made: 0)
         var total = 0
-        let queue = AnalysisQueue(notebook: notebook, analyzer: analyzer, embedder: embedder, clock: Clock.now) { event in
+        var throughput: Throughput?
+        // On a terminal the response streams into one line (with the count); else a progress bar.
+        let partial = { (done: Int) -> (@Sendable (String) -> Void)? in
+            guard live, let throughput else { return nil }
+            let counter = "[" + (total == 1 ? "1/1" : throughput.report(done: done, now: Clock.now().milliseconds)) + "] "
+            return { @Sendable (text: String) in LiveLine.shared.show(counter + text) }
+        }
+        try run.run(selection, partial: partial) { event in
             switch event {
-            case .started: return
-            case let .embedded(stored, _):
-                done += stored.count
+            case let .vectorsToMake(count):
+                vectors.lacking = count
+                progress = ProgressBar(terminal: terminal, total: count, label: "Vectors")
+            case let .vectorsMade(count):
+                vectors.made = count
+                progress?.update(count)
+            case let .vectorsFailed(notes, error):
+                terminal.printError("Warning: cannot make the vectors of \(notes) note\(notes == 1 ? "" : "s"): \(error)")
+            case let .toAnalyse(count):
+                if vectors.lacking > 0 {
+                    progress?.finish()
+                    if !json, vectors.lacking > 20 { terminal.printError("Vectors made for \(vectors.made) note\(vectors.made == 1 ? "" : "s").") }
+                }
+                total = count
+                if count == 0 {
+                    if json { terminal.emit(.array([])) } else { terminal.printError("Every note is analysed.") }
+                    return
+                }
+                progress = ProgressBar(terminal: terminal, total: live ? 0 : count, label: quick ? "Quick analysis" : "Analysing")
+                throughput = Throughput(total: count, started: Clock.now().milliseconds)
+            case let .analysed(id, analysis, stored, done):
+                if live { LiveLine.shared.finish() }
+                results.append(AnalyzeCommand.result(id, stored: stored, analysis, notebook: notebook, terminal: terminal, verbose: !json && total <= 20))
                 progress?.update(done)
-                return
-            case let .embeddingFailed(notes, error):
-                terminal.printError("Warning: cannot make the vectors of \(notes.count) note\(notes.count == 1 ? "" : "s"): \(error)")
-                return
-            case let .stored(id, analysis, _): results.append(AnalyzeCommand.result(id, stored: true, analysis, notebook: notebook, terminal: terminal, verbose: !json && total <= 20))
-            case let .changedMeanwhile(id): results.append(AnalyzeCommand.result(id, stored: false, nil, notebook: notebook, terminal: terminal, verbose: !json && total <= 20))
-            case let .failed(_, error): failure = error
-            }
-            done += 1
-            progress?.update(done)
-            // Off a terminal (a log, a pipe) a long run says how far it is, a line a note.
-            if !json, total > 20, !terminal.err.isTerminal, case let .stored(id, analysis, _) = event {
-                terminal.printError("[\(done)/\(total)] " + AnalyzeCommand.line(id, analysis, notebook: notebook))
-            }
-        }
-        if vectorsOnly, let missing = TextEmbeddings.missing(embedder) {
-            throw CommandFailure("cannot make vectors: \(missing)")
-        }
-        if ids == nil, embedder?.unavailableReason() == nil {
-            let lacking = try queue.lackingVectorCount()
-            if lacking > 0 {
-                progress = ProgressBar(terminal: terminal, total: lacking, label: "Vectors")
-                while try queue.embedNext() {}
-                progress?.finish()
-                if !json, lacking > 20 || vectorsOnly { terminal.printError("Vectors made for \(done) note\(done == 1 ? "" : "s").") }
+                // Off a terminal (a log, a pipe) a long run says how far it is, a line a note.
+                if !json, total > 20, !terminal.err.isTerminal, stored, let analysis {
+                    terminal.printError("[\(done)/\(total)] " + AnalyzeCommand.line(id, analysis, notebook: notebook))
+                }
             }
         }
         if vectorsOnly {
+            if vectors.lacking > 0 {
+                progress?.finish()
+                if !json { terminal.printError("Vectors made for \(vectors.made) note\(vectors.made == 1 ? "" : "s").") }
+            }
             if json { terminal.emit(.array([])) }
             return
         }
-        done = 0
-        total = try ids?.count ?? (quick ? queue.pendingQuickCount() : queue.pendingCount())
-        if total == 0 {
-            if json { terminal.emit(.array([])) } else { terminal.printError("Every note is analysed.") }
-            return
-        }
-        // A backlog's quick stage needs no model; a few notes' loads only the category's, on first use.
-        let usesModel = try !quick || ids != nil || queue.quickStageUsesModel()
-        if usesModel, let reason = analyzer.unavailableReason() {
-            throw CommandFailure("the model is unavailable: \(reason). \(total) note\(total == 1 ? "" : "s") stay pending; see 'notes model'.")
-        }
-        if !quick { try waitFor { try await analyzer.prewarm() } }
-        let live = !json && terminal.err.isTerminal && !quick
-        // On a terminal the response streams into one line (with the count); else a progress bar.
-        progress = ProgressBar(terminal: terminal, total: live ? 0 : total, label: quick ? "Quick analysis" : "Analysing")
-        let throughput = Throughput(total: total, started: Clock.now().milliseconds)
-        func show(_ index: Int) -> (@Sendable (String) -> Void)? {
-            let counter = "[" + (total == 1 ? "1/1" : throughput.report(done: index - 1, now: Clock.now().milliseconds)) + "] "
-            return live ? { @Sendable (text: String) in LiveLine.shared.show(counter + text) } : nil
-        }
-        if let ids {
-            for id in ids {
-                let partial = show(done + 1)
-                try waitFor { try await queue.analyze(id, partial: partial) }
-                if live { LiveLine.shared.finish() }
-                if let failure { throw failure }
-            }
-        } else {
-            let stages: AnalysisQueue.Stages = quick ? .quickOnly : .fullOnly
-            while true {
-                let partial = show(done + 1)
-                guard try waitFor({ try await queue.step(stages, partial: partial) }) else { break }
-                if live { LiveLine.shared.finish() }
-                if let failure { throw failure }
-            }
-        }
+        guard total > 0 else { return }
         progress?.finish()
-        if json { terminal.emit(.array(results)) } else if total > 20 { terminal.printError("Analysed \(done) notes.") }
+        if json { terminal.emit(.array(results)) } else if total > 20 { terminal.printError("Analysed \(results.count) notes.") }
     }
 
     /// `3f2a1c  Title: work, urgency 4, 2 tasks`.
