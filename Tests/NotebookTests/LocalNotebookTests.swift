@@ -14,11 +14,7 @@ struct LocalNotebookTests {
         try LocalNotebook.open(NotebookHome(environment: ["NOTES_HOME": directory.path + "/notes"]))
     }
 
-    func note(_ text: String, at milliseconds: Int64) throws -> Note {
-        var generator = SeededGenerator(text: text)
-        return try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: Timestamp(milliseconds: milliseconds),
-                                      id: NoteID(milliseconds: milliseconds, using: &generator))
-    }
+    func note(_ text: String, at milliseconds: Int64) throws -> Note { try seededNote(text, at: milliseconds) }
 
     @Test func aRemovalNamesEveryNoteBeforeAnyIsDeletedAndSaysWhichNotesLinkToThem() throws {
         let directory = TemporaryDirectory()

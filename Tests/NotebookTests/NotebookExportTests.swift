@@ -6,12 +6,15 @@ import Testing
 import TestSupport
 @testable import Notebook
 
+/// A note made at `milliseconds`, its id seeded by its text: the same on every run.
+func seededNote(_ text: String, at milliseconds: Int64) throws -> Note {
+    var generator = SeededGenerator(text: text)
+    return try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: Timestamp(milliseconds: milliseconds),
+                                  id: NoteID(milliseconds: milliseconds, using: &generator))
+}
+
 struct NotebookExportTests {
-    func note(_ text: String, at milliseconds: Int64) throws -> Note {
-        var generator = SeededGenerator(text: text)
-        return try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: Timestamp(milliseconds: milliseconds),
-                                      id: NoteID(milliseconds: milliseconds, using: &generator))
-    }
+    func note(_ text: String, at milliseconds: Int64) throws -> Note { try seededNote(text, at: milliseconds) }
 
     @Test func anExportMirrorsTheNotebookAndRemovesOnlyUnchangedFilesItWrote() throws {
         let directory = TemporaryDirectory()
