@@ -15,28 +15,24 @@ public protocol DaemonSyncing {
 /// The sync repository in the notebook's home; the daemon asks no one, so an encrypted remote
 /// needs the cached key or NOTES_PASSPHRASE_FILE.
 public struct LocalRemotes: DaemonSyncing {
-    let home: NotebookHome
-    let store: NoteStore
+    let notebook: LocalNotebook
     let environment: [String: String]
 
-    public init(home: NotebookHome, store: NoteStore, environment: [String: String]) {
-        self.home = home
-        self.store = store
+    public init(notebook: LocalNotebook, environment: [String: String]) {
+        self.notebook = notebook
         self.environment = environment
     }
 
     public func hasRemote() -> Bool {
-        FileSystem.exists(home.syncRepository) && ((try? engine().remotes().isEmpty) == false)
+        FileSystem.exists(notebook.home.syncRepository) && ((try? notebook.syncEngine().remotes().isEmpty) == false)
     }
 
     public func syncDefaultRemote() throws -> SyncSummary {
-        let engine = try engine()
+        let engine = try notebook.syncEngine()
         let remote = try SyncRules.defaultRemote(among: engine.remotes().map(\.name))
         return try engine.sync(remote: remote, options: SyncOptions(
             credentials: SSHCredentials.from(environment: environment), passphrase: PassphraseFile.source(environment: environment)))
     }
-
-    private func engine() throws -> SyncEngine { try SyncEngine(repositoryPath: home.syncRepository, notebook: store) }
 }
 
 /// Runs the syncs that `SyncSchedule` says are due, and logs them.

@@ -104,14 +104,14 @@ public final class NotebookDaemon<Analyzer: NoteAnalyzing> {
     let models: DaemonModels<Analyzer>
     let log: any DaemonLogging
     let clock: @Sendable () -> Timestamp
-    let remotes: (NoteStore) -> any DaemonSyncing
+    let remotes: (LocalNotebook) -> any DaemonSyncing
     let describe: (any Error) -> String
 
     /// `remotes`: given the opened notebook (`LocalRemotes` in use); `describe`: the user's words
     /// for a failure, for the log.
     public init(home: NotebookHome, options: DaemonOptions, models: DaemonModels<Analyzer>, log: any DaemonLogging,
                 clock: @escaping @Sendable () -> Timestamp = { Timestamp.current },
-                remotes: @escaping (NoteStore) -> any DaemonSyncing, describe: @escaping (any Error) -> String) {
+                remotes: @escaping (LocalNotebook) -> any DaemonSyncing, describe: @escaping (any Error) -> String) {
         self.home = home
         self.options = options
         self.models = models
@@ -127,7 +127,8 @@ public final class NotebookDaemon<Analyzer: NoteAnalyzing> {
     /// process can take over. `asleepWith`: start without prewarming, that many notes pending
     /// then, until a change brings work.
     public func serve(wakeups: any DaemonWakeups, asleepWith pendingAsleep: Int? = nil) throws -> Ending {
-        let store = try NoteStore.open(home: home.path)
+        let notebook = try LocalNotebook.open(home)
+        let store = notebook.store
         let lock = try DaemonLock(home: home)
         defer { withExtendedLifetime(lock) {} }
         var corrections = models.corrections(store)
@@ -146,7 +147,7 @@ public final class NotebookDaemon<Analyzer: NoteAnalyzing> {
         }
         let queries = options.queryService && !options.once && embedder != nil ? startQueryService() : nil
         defer { queries?.stop() }
-        var syncer = AutoSync(remotes: remotes(store), log: log, interval: options.syncInterval, clock: clock, describe: describe)
+        var syncer = AutoSync(remotes: remotes(notebook), log: log, interval: options.syncInterval, clock: clock, describe: describe)
         if startsAsleep {
             log.info("started afresh without the models: pid \(getpid()), notebook \(home.path), analyzer \(analyzer.analyzerVersion)"
                 + (asleep ? "; they load when a change brings work" : "; work is pending, so they wake"))
@@ -280,7 +281,7 @@ extension NotebookDaemon where Analyzer == NoteAnalyzer {
     public convenience init(home: NotebookHome, options: DaemonOptions, environment: [String: String], log: any DaemonLogging,
                             describe: @escaping (any Error) -> String) {
         self.init(home: home, options: options, models: .local(environment: environment), log: log,
-                  remotes: { LocalRemotes(home: home, store: $0, environment: environment) }, describe: describe)
+                  remotes: { LocalRemotes(notebook: $0, environment: environment) }, describe: describe)
     }
 }
 
@@ -296,7 +297,7 @@ public struct DaemonStatus: Sendable, Equatable {
     public init(home: NotebookHome, environment: [String: String]) throws {
         pid = DaemonLock.runningPID(home: home)
         let analyzer = try Analyzers.make(environment: environment)
-        pending = try NoteStore.open(home: home.path).pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
+        pending = try LocalNotebook.open(home).pendingAnalysisCount(analyzerVersion: analyzer.analyzerVersion)
         modelUnavailable = analyzer.unavailableReason()
     }
 }
