@@ -37,11 +37,13 @@ let package = Package(
         .target(name: "Analysis", dependencies: ["Notes", "AI"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "Sync", dependencies: ["Notes", "CGit2", "CSodium"]),
         // The notebook on this machine: the application's flow between the CLI and the libraries.
-        .target(name: "Notebook", dependencies: ["Notes", "Storage", "AI", "Analysis", "Sync"]),
-        // `notes mcp`: the notebook as a Model Context Protocol server (JSON-RPC, tools, resources).
-        .target(name: "MCP", dependencies: ["Notes", "Storage", "AI", "Notebook"]),
-        // Sync for the sync commands (their engine, options and output), until they move to Notebook/Sync.
-        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Sync", "Notebook", "MCP"]),
+        // The Model Context Protocol itself (JSON-RPC framing, revisions, tool schemas), knowing
+        // nothing of notes; the notebook's server on it is Notebook/MCP.
+        .target(name: "MCP", dependencies: ["Notes"]),
+        // The notebook on this machine: the application's flow between the CLI and the libraries.
+        .target(name: "Notebook", dependencies: ["Notes", "Storage", "AI", "Analysis", "Sync", "MCP"]),
+        // The executable parses, calls one use case of Notebook and prints.
+        .executableTarget(name: "notes-cli", dependencies: ["Notes", "Notebook"]),
         .executableTarget(name: "ai-bench", dependencies: ["AI", "Notes"], path: "bench/ai/Sources"),
         .executableTarget(name: "analysis-eval", dependencies: ["AI", "Analysis", "Notes"], path: "bench/analysis/Sources"),
         // `swift run -c release sync-bench`: the sync against the git command line (bench/sync).

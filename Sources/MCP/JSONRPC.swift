@@ -14,7 +14,7 @@ public enum RequestID: Hashable, Sendable {
         }
     }
 
-    init?(_ json: JSON) {
+    public init?(_ json: JSON) {
         switch json {
         case let .string(value): self = .string(value)
         case let .int(value): self = .int(value)
@@ -43,13 +43,13 @@ public struct RPCError: Error, Equatable, Sendable {
     /// The request's protocol version is one this server does not speak (MCP 2026-07-28).
     public static let unsupportedProtocolVersion = -32022
 
-    var json: JSON {
+    public var json: JSON {
         .object([("code", .int(code)), ("message", .string(message))] + (data.map { [("data", $0)] } ?? []))
     }
 }
 
 /// One line from the client, read as JSON-RPC.
-enum IncomingMessage: Equatable {
+public enum IncomingMessage: Equatable {
     case request(id: RequestID, method: String, params: JSON?)
     case notification(method: String, params: JSON?)
     /// A response to a request of ours: we send none, so it is ignored.
@@ -57,7 +57,7 @@ enum IncomingMessage: Equatable {
 
     /// The message in `json`, or the error to answer with (and the id to answer to, when
     /// one can be read).
-    static func read(_ json: JSON) -> Result<IncomingMessage, RejectedMessage> {
+    public static func read(_ json: JSON) -> Result<IncomingMessage, RejectedMessage> {
         guard case .object = json else {
             let what = json.array != nil ? "a batch (an array); MCP sends one message a line" : "not a JSON-RPC message (not an object)"
             return .failure(RejectedMessage(id: nil, error: RPCError(RPCError.invalidRequest, "Invalid request: \(what)")))
@@ -80,21 +80,21 @@ enum IncomingMessage: Equatable {
 }
 
 /// A line that cannot be served, and what to answer.
-struct RejectedMessage: Error, Equatable {
-    var id: RequestID?
-    var error: RPCError
+public struct RejectedMessage: Error, Equatable {
+    public var id: RequestID?
+    public var error: RPCError
 }
 
-enum Outgoing {
-    static func result(_ result: JSON, id: RequestID) -> JSON {
+public enum Outgoing {
+    public static func result(_ result: JSON, id: RequestID) -> JSON {
         .object([("jsonrpc", .string("2.0")), ("id", id.json), ("result", result)])
     }
 
-    static func error(_ error: RPCError, id: RequestID?) -> JSON {
+    public static func error(_ error: RPCError, id: RequestID?) -> JSON {
         .object([("jsonrpc", .string("2.0")), ("id", id?.json ?? .null), ("error", error.json)])
     }
 
-    static func notification(_ method: String, params: JSON? = nil) -> JSON {
+    public static func notification(_ method: String, params: JSON? = nil) -> JSON {
         .object([("jsonrpc", .string("2.0")), ("method", .string(method))] + (params.map { [("params", $0)] } ?? []))
     }
 }

@@ -9,19 +9,19 @@ public enum ProtocolRevisions {
     /// Stateless: each request carries its revision, client info and capabilities in `_meta`.
     public static let stateless = ["2026-07-28"]
 
-    static let protocolVersionKey = "io.modelcontextprotocol/protocolVersion"
-    static let clientCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
-    static let serverInfoKey = "io.modelcontextprotocol/serverInfo"
-    static let subscriptionIDKey = "io.modelcontextprotocol/subscriptionId"
+    public static let protocolVersionKey = "io.modelcontextprotocol/protocolVersion"
+    public static let clientCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
+    public static let serverInfoKey = "io.modelcontextprotocol/serverInfo"
+    public static let subscriptionIDKey = "io.modelcontextprotocol/subscriptionId"
 
     /// Whether a request carries the stateless revision's envelope (legacy requests never
     /// carry this key: its prefix is reserved).
-    static func hasStatelessEnvelope(_ params: JSON?) -> Bool {
+    public static func hasStatelessEnvelope(_ params: JSON?) -> Bool {
         params?["_meta"]?[protocolVersionKey] != nil
     }
 
     /// The revision a stateless request names, or the error to answer it with.
-    static func statelessRevision(of params: JSON?) throws(RPCError) -> String {
+    public static func statelessRevision(of params: JSON?) throws(RPCError) -> String {
         guard let meta = params?["_meta"], meta.object != nil else {
             throw RPCError(RPCError.invalidParams, "params._meta must be an object carrying '\(protocolVersionKey)' and '\(clientCapabilitiesKey)'")
         }
@@ -34,7 +34,7 @@ public enum ProtocolRevisions {
         return revision
     }
 
-    static func unsupported(_ requested: String?) -> RPCError {
+    public static func unsupported(_ requested: String?) -> RPCError {
         RPCError(RPCError.unsupportedProtocolVersion, "Unsupported protocol version" + (requested.map { " '\($0)'" } ?? ""),
                  data: .object([("supported", .array(stateless.map(JSON.string)))] + (requested.map { [("requested", JSON.string($0))] } ?? [])))
     }

@@ -1,4 +1,7 @@
 // A point in time as whole milliseconds since the Unix epoch, printed as ISO 8601 UTC.
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Milliseconds keep `export` then `import` exact, and integers keep SQLite comparisons cheap.
 public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -159,5 +162,14 @@ extension Int64 {
     func floorDivided(by divisor: Int64) -> Int64 {
         let quotient = self / divisor
         return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
+
+extension Timestamp {
+    /// The wall clock now.
+    public static var current: Timestamp {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Timestamp(milliseconds: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
     }
 }

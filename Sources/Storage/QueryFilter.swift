@@ -2,9 +2,6 @@
 // `category:work`, `urgency:>=4`, `created:2026-11`, `updated:<7d`, `due:<7d`. A leading `-`
 // negates one. A malformed value is a `SearchQueryError` that says what was expected.
 import Notes
-#if canImport(Glibc)
-import Glibc
-#endif
 
 public struct QueryFilter: Equatable, Sendable {
     public enum Field: String, CaseIterable, Sendable {
@@ -186,14 +183,5 @@ extension NoteStore {
         let (year, month, day) = Timestamp.civil(fromDays: days)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(year)-\(two(month))-\(two(day))"
-    }
-}
-
-extension Timestamp {
-    /// The wall clock now.
-    public static var current: Timestamp {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Timestamp(milliseconds: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
     }
 }

@@ -1,7 +1,7 @@
 // The server message by message, in-process: a hand-written JSON-RPC exchange for each tool, both
 // protocol eras, change notifications, and every kind of bad input (what the SDK will not send).
 @testable import MCP
-import Notebook
+@testable import Notebook
 import Notes
 import Storage
 import Testing

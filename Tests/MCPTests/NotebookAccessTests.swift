@@ -1,6 +1,6 @@
 // How `notes mcp` opens the notebook: created first, then read-only unless writes are allowed.
 @testable import MCP
-import Notebook
+@testable import Notebook
 import Notes
 import Storage
 import Testing

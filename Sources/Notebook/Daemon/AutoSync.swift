@@ -2,7 +2,6 @@
 // time (the engine's lock also keeps a manual `notes sync` from running at the same moment).
 import Notes
 import Storage
-import Sync
 
 /// The notebook's remotes as the daemon sees them: whether there is one, and a sync with the
 /// default one (`SyncRules.defaultRemote`). Tests give their own.
@@ -24,14 +23,15 @@ public struct LocalRemotes: DaemonSyncing {
     }
 
     public func hasRemote() -> Bool {
-        FileSystem.exists(notebook.home.syncRepository) && ((try? notebook.syncEngine().remotes().isEmpty) == false)
+        FileSystem.exists(notebook.home.syncRepository) && ((try? sync().remotes().isEmpty) == false)
     }
 
     public func syncDefaultRemote() throws -> SyncSummary {
-        let engine = try notebook.syncEngine()
-        let remote = try SyncRules.defaultRemote(among: engine.remotes().map(\.name))
-        return try engine.sync(remote: remote, options: SyncOptions(
-            credentials: SSHCredentials.from(environment: environment), passphrase: PassphraseFile.source(environment: environment)))
+        try sync().sync()
+    }
+
+    private func sync() throws -> NotebookSync {
+        try notebook.sync(environment: environment, passphrases: .fileOnly)
     }
 }
 

@@ -2,29 +2,6 @@
 // the remote (`notes-encrypted`, the one plain file there) and a key check beside them, so a
 // wrong passphrase is told apart from a damaged object.
 import Notes
-
-/// What Argon2id costs when a remote is first encrypted. Machines that join later use the
-/// cost the remote names.
-public enum KeyCost: String, CaseIterable, Sendable {
-    /// libsodium's "moderate": 3 passes over 256 MiB, about a second on a laptop. The default.
-    case moderate
-    /// libsodium's "interactive": 2 passes over 64 MiB, for small machines.
-    case interactive
-    /// libsodium's "sensitive": 4 passes over 1 GiB.
-    case sensitive
-    /// The least Argon2id allows (1 pass over 8 KiB): only for tests, as it makes a weak
-    /// passphrase easy to guess.
-    case minimum
-
-    var operations: UInt64 {
-        switch self { case .moderate: 3; case .interactive: 2; case .sensitive: 4; case .minimum: 1 }
-    }
-
-    var memory: Int {
-        switch self { case .moderate: 256 << 20; case .interactive: 64 << 20; case .sensitive: 1 << 30; case .minimum: 8192 }
-    }
-}
-
 /// The public half of a remote's encryption: all a machine needs, besides the passphrase, to
 /// derive the key, and a check that the key is the right one.
 struct KeyParameters: Equatable {

@@ -5,26 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// A lock (`refs/heads/main.lock`, `index.lock`, `objects/pack/pack-….idx.lock`) or a pack or
-/// object being written (`objects/pack/pack_git2_…`), and how long ago it was last written.
-public struct GitLockFile: Hashable, Sendable, CustomStringConvertible {
-    public let path: String
-    /// Seconds since its last modification, measured against the file's mtime.
-    public let age: Int64
-
-    public var description: String { "\(path), \(GitLockFile.describe(age: age)) old" }
-
-    /// "12 s", "4 min", "3 h", "2 days".
-    public static func describe(age seconds: Int64) -> String {
-        switch seconds {
-        case ..<120: "\(max(0, seconds)) s"
-        case ..<7200: "\(seconds / 60) min"
-        case ..<172_800: "\(seconds / 3600) h"
-        default: "\(seconds / 86400) days"
-        }
-    }
-}
+import Notes
 
 /// Who may remove which lock, the rule stated once:
 ///

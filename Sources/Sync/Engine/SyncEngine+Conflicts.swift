@@ -2,24 +2,6 @@
 // local commit made like a sync's: notebook first, then the branch.
 import Notes
 
-public struct NoteConflict: Hashable, Sendable {
-    public let id: NoteID
-    public let kind: ConflictKind
-    /// The version the note kept (nil if it was deleted since).
-    public let note: Note?
-    /// The other version, for `.editedOnBoth` (nil once the copy is deleted).
-    public let copy: Note?
-}
-
-public enum ConflictResolution: Hashable, Sendable {
-    /// Keep the note as it is; the conflict copy is deleted.
-    case keepNote
-    /// The note takes the copy's title, body and tags; the copy is deleted.
-    case keepCopy
-    /// The note takes this title, body and tags (an edited merge); the copy is deleted.
-    case edited(title: String, body: String, tags: [String])
-}
-
 extension SyncEngine {
     /// The flagged notes as of the last sync (or resolution).
     public func conflicts() throws -> [NoteConflict] {

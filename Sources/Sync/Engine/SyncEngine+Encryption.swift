@@ -177,21 +177,6 @@ extension SyncEngine {
         return Outgoing(source: Self.sealedOutgoingRef(remote.name), commit: sealed, expected: sealedExpected)
     }
 }
-
-/// What `notes remote show` says about a remote.
-public struct RemoteDescription: Sendable {
-    public let remote: RemoteInfo
-    /// Files in the remote's branch at the last fetch (nil before the first): an encrypted
-    /// remote shows their number and sizes, never their names or text.
-    public let files: Int?
-    /// When the remote's branch was last confirmed after a sync from here.
-    public let lastSync: Timestamp?
-    public let keyFile: String?
-    public let keyCached: Bool
-    /// Argon2id passes and memory (bytes) of an encrypted remote's key.
-    public let cost: (operations: UInt64, memory: Int)?
-}
-
 extension SyncEngine {
     public func describeRemote(_ name: String) throws -> RemoteDescription {
         guard let remote = try remotes().first(where: { $0.name == name }) else { throw SyncError.noSuchRemote(name) }

@@ -1,14 +1,5 @@
 // `notes log ID`: a note's versions, read from the sync repository's history.
 import Notes
-
-public struct NoteRevision: Hashable, Sendable {
-    public let commit: String
-    public let time: Timestamp
-    public let message: String
-    /// The note as this commit left it (`.deleted` for a deletion).
-    public let state: NoteState
-}
-
 extension SyncEngine {
     /// Every commit on the local branch that changed the note, newest first.
     public func history(of id: NoteID) throws -> [NoteRevision] {

@@ -1,5 +1,6 @@
 // `notes remote add|remove` and the list: remotes live in the sync repository's git config,
 // so plain git sees them too.
+import Notes
 
 extension SyncEngine {
     public func remotes() throws -> [RemoteInfo] {

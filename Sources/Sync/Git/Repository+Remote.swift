@@ -1,20 +1,6 @@
 // Remotes: the configured list, fetch, and push with each ref's status read back.
 import Notes
 import CGit2
-
-public struct RemoteInfo: Hashable, Sendable {
-    public let name: String
-    public let url: String
-    /// Added with `--encrypt`: fetched into refs/notes-sealed/<name>/ and opened from there.
-    public let encrypted: Bool
-
-    public init(name: String, url: String, encrypted: Bool = false) {
-        self.name = name
-        self.url = url
-        self.encrypted = encrypted
-    }
-}
-
 /// What libgit2 needs to reach an ssh remote; unused for path and file:// remotes.
 public struct RemoteCredentials: Sendable {
     /// A private key file; nil tries ssh-agent only.

@@ -1,23 +1,6 @@
 // The note-level 3-way merge: which version of a note survives when two machines changed it.
 import Notes
 
-/// A note as one commit of the sync repository has it.
-public enum NoteState: Hashable, Sendable {
-    /// No file: no information. Never read as a deletion.
-    case absent
-    case live(Note)
-    case deleted(at: Timestamp)
-}
-
-/// Why a note is flagged for the user.
-public enum ConflictKind: Hashable, Sendable {
-    /// Both machines changed the same lines (or the title): the note keeps one version and
-    /// `copy` holds the other, complete.
-    case editedOnBoth(copy: NoteID)
-    /// One machine deleted the note while the other edited it: the edit won.
-    case editBeatDelete
-}
-
 public struct NoteMergeResult: Hashable, Sendable {
     public var state: NoteState
     public var conflict: ConflictKind?

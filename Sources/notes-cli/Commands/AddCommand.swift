@@ -47,7 +47,7 @@ struct AddCommand: NotesCommand {
             bytes = Array(words.joined(separator: " ").utf8)
         }
         let text = try NoteInput.decode(bytes)
-        let note = try NoteInput.makeNote(text: text, title: title, extraTags: tags, at: Clock.now())
+        let note = try NoteInput.makeNote(text: text, title: title, extraTags: tags, at: Timestamp.current)
         try context.notebook().add(note)
         context.terminal.print(note.id.rawValue)
     }

@@ -50,7 +50,7 @@ struct AnalyzeCommand: NotesCommand {
         let analyzer = try Analyzers.make(environment: context.environment, notebook: notebook)
         let selection: AnalyzeNotes.Selection = !references.isEmpty ? .notes(try references.map { try notebook.id(of: $0) })
             : all ? .notes(try notebook.notes().map(\.id).reversed()) : quick ? .quickPending : vectorsOnly ? .vectorsOnly : .pending
-        let run = AnalyzeNotes(notebook: notebook, analyzer: analyzer, embedder: TextEmbeddings.fromEnvironment(context.environment), clock: Clock.now)
+        let run = AnalyzeNotes(notebook: notebook, analyzer: analyzer, embedder: TextEmbeddings.fromEnvironment(context.environment), clock: { Timestamp.current })
         let terminal = context.terminal
         let live = !json && terminal.err.isTerminal && !quick
         var results: [JSON] = []
@@ -61,7 +61,7 @@ struct AnalyzeCommand: NotesCommand {
         // On a terminal the response streams into one line (with the count); else a progress bar.
         let partial = { (done: Int) -> (@Sendable (String) -> Void)? in
             guard live, let throughput else { return nil }
-            let counter = "[" + (total == 1 ? "1/1" : throughput.report(done: done, now: Clock.now().milliseconds)) + "] "
+            let counter = "[" + (total == 1 ? "1/1" : throughput.report(done: done, now: Timestamp.current.milliseconds)) + "] "
             return { @Sendable (text: String) in LiveLine.shared.show(counter + text) }
         }
         try run.run(selection, partial: partial) { event in
@@ -85,7 +85,7 @@ struct AnalyzeCommand: NotesCommand {
                     return
                 }
                 progress = ProgressBar(terminal: terminal, total: live ? 0 : count, label: quick ? "Quick analysis" : "Analysing")
-                throughput = Throughput(total: count, started: Clock.now().milliseconds)
+                throughput = Throughput(total: count, started: Timestamp.current.milliseconds)
             case let .analysed(id, analysis, stored, done):
                 if live { LiveLine.shared.finish() }
                 results.append(AnalyzeCommand.result(id, stored: stored, analysis, notebook: notebook, terminal: terminal, verbose: !json && total <= 20))

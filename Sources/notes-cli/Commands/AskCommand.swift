@@ -32,7 +32,7 @@ struct AskCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         _ = try context.notebook()
-        let questions = try NotebookQuestions.open(home: context.notebookHome, environment: context.environment, now: Clock.now())
+        let questions = try NotebookQuestions.open(home: context.notebookHome, environment: context.environment, now: Timestamp.current)
         let terminal = context.terminal
         let live = !json && terminal.out.isTerminal
         let progress = !json && terminal.err.isTerminal

@@ -168,8 +168,8 @@ enum Completer {
                   let handles = try? notebook.handles(for: recent) else { return ("words", []) }
             return ("words", recent.compactMap { handles[$0] })
         case .remotes:
-            guard FileSystem.exists(context.syncRepositoryPath), let engine = try? context.syncEngine() else { return ("words", []) }
-            return ("words", ((try? engine.remotes()) ?? []).map(\.name))
+            guard FileSystem.exists(context.syncRepositoryPath), let sync = try? context.sync() else { return ("words", []) }
+            return ("words", ((try? sync.remotes()) ?? []).map(\.name))
         }
     }
 }

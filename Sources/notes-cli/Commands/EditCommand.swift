@@ -59,7 +59,7 @@ struct EditCommand: NotesCommand {
         case .metadataOnly:
             break
         }
-        guard let note = try NoteEdits.edited(original, body: body, title: title, addingTags: addTags, removingTags: removeTags, at: Clock.now()) else {
+        guard let note = try NoteEdits.edited(original, body: body, title: title, addingTags: addTags, removingTags: removeTags, at: Timestamp.current) else {
             context.terminal.printError("No changes.")
             return
         }

@@ -38,7 +38,7 @@ struct RemoveCommand: NotesCommand {
                 return
             }
         }
-        try notebook.delete(removal, at: Clock.now()) { note, handle in
+        try notebook.delete(removal, at: Timestamp.current) { note, handle in
             context.terminal.printError("Deleted \(handle)  \(note.title)")
         }
         if !linkingNotes.isEmpty {

@@ -50,7 +50,7 @@ struct SearchCommand: NotesCommand {
         }
         if mode != .words { search.embedNewestNotes() }
         let (results, short) = try notebook.reading {
-            let results = try search.search(query, filter: filter, mode: mode, now: Clock.now())
+            let results = try search.search(query, filter: filter, mode: mode, now: Timestamp.current)
             return (results, json || results.isEmpty ? [:] : try context.handles(for: results.map(\.hit.id)))
         }
         let terminal = context.terminal

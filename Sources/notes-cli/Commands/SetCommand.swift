@@ -27,7 +27,7 @@ struct SetCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let analysis = try context.notebook().correct(reference, category: category, urgency: urgency, environment: context.environment, today: Clock.now())
+        let analysis = try context.notebook().correct(reference, category: category, urgency: urgency, environment: context.environment, today: Timestamp.current)
         context.terminal.printError("Set: \(analysis.category.rawValue), urgency \(analysis.urgency)")
     }
 }

@@ -1,21 +1,15 @@
 // `notes remote`, `notes sync`, `notes conflicts`, `notes log`: git sync through a remote you own.
-#if canImport(Glibc)
-import Glibc
-#endif
 import Notebook
 import Notes
-import Sync
 
 extension Context {
     var syncRepositoryPath: String { notebookHome.syncRepository }
 
-    /// The sync engine over this notebook; creates `$NOTES_HOME/repo` on first use.
-    func syncEngine() throws -> SyncEngine {
-        try notebook().syncEngine()
+    /// The notebook's sync, which may ask for a passphrase on the terminal; creates
+    /// `$NOTES_HOME/repo` on first use.
+    func sync() throws -> NotebookSync {
+        try notebook().sync(environment: environment, passphrases: .fileOrTerminal)
     }
-
-    /// The ssh key and known_hosts a sync uses (see `SSHCredentials`).
-    var sshCredentials: RemoteCredentials { SSHCredentials.from(environment: environment) }
 }
 
 struct RemoteCommand: NotesCommand {
@@ -47,7 +41,7 @@ struct RemoteCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let remotes = try context.syncEngine().remotes()
+        let remotes = try context.sync().remotes()
         if json {
             context.terminal.emit(.array(remotes.map {
                 .object([("name", .string($0.name)), ("url", .string($0.url)), ("encrypted", .bool($0.encrypted))])
@@ -90,15 +84,14 @@ struct RemoteAddCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let engine = try context.syncEngine()
+        let sync = try context.sync()
         if encrypt {
-            let joined = try engine.addEncryptedRemote(name: name, url: url, cost: keyCost, credentials: context.sshCredentials,
-                                                       passphrase: Passphrase.source(environment: context.environment))
+            let joined = try sync.addEncryptedRemote(name: name, url: url, cost: keyCost)
             context.terminal.printError(joined
                 ? "Joined the encrypted remote \(name) (\(url)): the passphrase is right. Run 'notes sync' to get its notes."
                 : "Added the encrypted remote \(name) (\(url)). Run 'notes sync' to send your notes, encrypted. Keep the passphrase safe: without it they cannot be read.")
         } else {
-            try engine.addRemote(name: name, url: url)
+            try sync.addRemote(name: name, url: url)
             context.terminal.printError("Added remote \(name) (\(url)). Run 'notes sync' to sync with it.")
         }
     }
@@ -121,7 +114,7 @@ struct RemoteShowCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        RemoteCommand.show(try context.syncEngine().describeRemote(name), json: json, terminal: context.terminal)
+        RemoteCommand.show(try context.sync().describeRemote(name), json: json, terminal: context.terminal)
     }
 }
 
@@ -140,7 +133,7 @@ struct RemoteRemoveCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        try context.syncEngine().removeRemote(name: name)
+        try context.sync().removeRemote(name: name)
         context.terminal.printError("Removed remote \(name).")
     }
 }
@@ -200,14 +193,12 @@ struct SyncCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let engine = try context.syncEngine()
-        let name = try remote ?? SyncRules.defaultRemote(among: engine.remotes().map(\.name))
+        let sync = try context.sync()
+        let name = try remote ?? sync.defaultRemote()
         let terminal = context.terminal
         let showSteps = terminal.err.isTerminal && !json
         let pauseAt = Settings(context.environment)[.syncPauseAt].flatMap(SyncStep.init(rawValue:))
-        let options = SyncOptions(allowDeletes: allowDeletes, credentials: context.sshCredentials,
-                                  passphrase: Passphrase.source(environment: context.environment))
-        let summary = try engine.sync(remote: name, options: options) { step in
+        let summary = try sync.sync(remote: name, allowDeletes: allowDeletes) { step in
             if showSteps { LiveLine.shared.show("Syncing with \(name): \(step.rawValue)…") }
             if step == pauseAt { terminal.pauseForKillTest(at: step.rawValue) }
         }
@@ -257,8 +248,8 @@ struct ConflictsCommand: NotesCommand {
     }
 
     func run(_ context: Context) throws {
-        let engine = try context.syncEngine()
-        let conflicts = try engine.conflicts()
+        let sync = try context.sync()
+        let conflicts = try sync.conflicts()
         let terminal = context.terminal
         guard let reference else {
             if json {
@@ -276,12 +267,12 @@ struct ConflictsCommand: NotesCommand {
         }
         let conflict = try SyncRules.conflict(reference, among: conflicts)
         if let keep {
-            try engine.resolveConflict(conflict.id, keep == .note ? .keepNote : .keepCopy, at: Clock.now())
+            try sync.resolveConflict(conflict.id, keep == .note ? .keepNote : .keepCopy, at: Timestamp.current)
             terminal.printError("Resolved: kept the \(keep == .note ? "note" : "other version").")
         } else if edit {
             let text = try NoteInput.decode(try Editor.edit(SyncRules.mergeDraft(conflict), environment: context.environment, terminal: terminal))
-            let now = Clock.now()
-            try engine.resolveConflict(conflict.id, SyncRules.resolution(of: conflict, mergedText: text, at: now), at: now)
+            let now = Timestamp.current
+            try sync.resolveConflict(conflict.id, SyncRules.resolution(of: conflict, mergedText: text, at: now), at: now)
             terminal.printError("Resolved with your edited version.")
         } else if json {
             terminal.emit(ConflictsCommand.json(conflict))
@@ -326,7 +317,7 @@ struct LogCommand: NotesCommand {
     func run(_ context: Context) throws {
         let id: NoteID
         if let full = NoteID(reference) { id = full } else { id = try context.notebook().id(of: reference) }
-        let revisions = try context.syncEngine().history(of: id)
+        let revisions = try context.sync().history(of: id)
         let terminal = context.terminal
         if json {
             terminal.emit(.array(revisions.map { revision in

@@ -29,7 +29,7 @@ struct TasksCommand: NotesCommand {
 
     func run(_ context: Context) throws {
         let notebook = try context.notebook()
-        let now = Clock.now()
+        let now = Timestamp.current
         let today = now.day
         let entries = try due.map { try $0.tasks(in: notebook, includeDone: includeDone, now: now) } ?? notebook.tasks(includeDone: includeDone)
         let terminal = context.terminal
@@ -121,7 +121,7 @@ struct TaskReference {
 
     /// Marks each in turn; a reference that fails is reported and the others are still marked.
     static func mark(_ references: [TaskReference], done: Bool, _ context: Context) throws {
-        let outcomes = try context.notebook().markTasks(references.map { ($0.note, $0.number) }, done: done, clock: Clock.now)
+        let outcomes = try context.notebook().markTasks(references.map { ($0.note, $0.number) }, done: done, clock: { Timestamp.current })
         var failed = 0
         for (reference, outcome) in zip(references, outcomes) {
             switch outcome {

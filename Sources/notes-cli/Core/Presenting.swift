@@ -70,7 +70,7 @@ enum DateArgument {
 extension ValueType where Value == Timestamp {
     /// A date as `DateArgument` reads it, relative to the time the command line is parsed.
     static func date(hint: String) -> ValueType {
-        ValueType(placeholder: "date", parse: { DateArgument.parse($0, now: Clock.now()) },
+        ValueType(placeholder: "date", parse: { DateArgument.parse($0, now: Timestamp.current) },
                   invalid: { name, text in "\(name) '\(text)' is not a date (try \(hint))" })
     }
 }

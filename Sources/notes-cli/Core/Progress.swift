@@ -16,12 +16,12 @@ final class ProgressBar {
         self.total = max(total, 1)
         self.label = label
         enabled = terminal.err.isTerminal && total > 50
-        throughput = Throughput(total: total, started: Clock.now().milliseconds)
+        throughput = Throughput(total: total, started: Timestamp.current.milliseconds)
     }
 
     func update(_ done: Int) {
         guard enabled else { return }
-        let now = Clock.now().milliseconds
+        let now = Timestamp.current.milliseconds
         guard now - lastDraw >= 100 || done >= total else { return }
         lastDraw = now
         let width = 30

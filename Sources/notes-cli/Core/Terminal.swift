@@ -1,4 +1,4 @@
-// Standard streams without Foundation: buffered writes, TTY detection, colour rules, the clock.
+// Standard streams without Foundation: buffered writes, TTY detection and colour rules.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -97,10 +97,3 @@ final class Terminal {
     }
 }
 
-enum Clock {
-    static func now() -> Timestamp {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Timestamp(milliseconds: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
-    }
-}

@@ -16,7 +16,7 @@ final class DaemonLog: DaemonLogging {
     }
 
     func log(_ level: LogLevel, _ message: String) {
-        let prefix = journal ? "<\(level.rawValue)>" : Clock.now().iso8601 + " "
+        let prefix = journal ? "<\(level.rawValue)>" : Timestamp.current.iso8601 + " "
         terminal.err.write(prefix + message.replacingOccurrences("\n", with: " ") + "\n")
         terminal.err.flush()
     }
@@ -24,7 +24,7 @@ final class DaemonLog: DaemonLogging {
     /// For the daemon's other threads (the query service): the whole line in one write(2), so
     /// it never interleaves with the main thread's, which are flushed line by line.
     static func writeFromAnyThread(_ level: LogLevel, _ message: String, journal: Bool) {
-        let prefix = journal ? "<\(level.rawValue)>" : Clock.now().iso8601 + " "
+        let prefix = journal ? "<\(level.rawValue)>" : Timestamp.current.iso8601 + " "
         let line = Array((prefix + message.replacingOccurrences("\n", with: " ") + "\n").utf8)
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }

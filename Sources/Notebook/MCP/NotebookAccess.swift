@@ -1,7 +1,7 @@
 // The notebook the server's tools and resources work on: its store, its home and environment
 // (which models to use), and whether a client may change it.
 import AI
-import Notebook
+import MCP
 import Notes
 import Storage
 

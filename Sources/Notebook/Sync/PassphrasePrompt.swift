@@ -1,13 +1,12 @@
 // An encrypted remote's passphrase for a command: from NOTES_PASSPHRASE_FILE (`PassphraseFile`),
 // else typed on the terminal without echo, else none (the sync says how to give one).
 #if canImport(Glibc)
-import Notes
 import Glibc
 #endif
-import Notebook
+import Notes
 import Sync
 
-enum Passphrase {
+enum PassphrasePrompt {
     /// The file's passphrase when NOTES_PASSPHRASE_FILE names one, else typed on the terminal.
     static func source(environment: [String: String]) -> PassphraseSource {
         let file = PassphraseFile.path(environment: environment)

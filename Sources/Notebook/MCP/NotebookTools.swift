@@ -1,12 +1,12 @@
 // The notebook's tools: the same library calls as `notes search`, `show`, `related`, `links`,
 // `tasks`, `ask`, `add`, `edit --append` and `done`, returning the same JSON as their `--json`.
-import Notebook
+import MCP
 import Notes
 import Storage
 
 enum NotebookTools {
     /// Every tool, reading ones first; the writing ones are listed with `--allow-write` only.
-    static let all: [Tool] = [search, show, related, links, tasks, ask, add, append, done]
+    static let all: [MCPTool] = [search, show, related, links, tasks, ask, add, append, done]
 
     /// The note the `id` argument names.
     static func note(_ arguments: JSON, _ access: NotebookAccess) throws -> Note {
@@ -17,7 +17,7 @@ enum NotebookTools {
 
     static let noteID = ToolSchema.string(description: "The note's id (or its handle, or any unique start or end of its id).", minLength: 1, maxLength: 64)
 
-    static let search = Tool(
+    static let search = MCPTool(
         name: "search", title: "Search notes",
         description: """
             Searches the user's notes by their words and by their meaning together, best match first (a note with the very \
@@ -67,7 +67,7 @@ enum NotebookTools {
         ]))),
     ])
 
-    static let show = Tool(
+    static let show = MCPTool(
         name: "show", title: "Show a note",
         description: "Returns one note in full: its title, text, tags, dates, and its analysis (category, urgency 1 to 5, tasks with their due days, summary) when it has one.",
         input: .object(properties: [("id", noteID)], required: ["id"]),
@@ -78,7 +78,7 @@ enum NotebookTools {
         return note.json(analysis: try access.store.analysis(for: note.id))
     }
 
-    static let related = Tool(
+    static let related = MCPTool(
         name: "related", title: "Related notes",
         description: "Lists the notes nearest in meaning to a note, best first; the score is the cosine similarity (-1 to 1) of their closest parts.",
         input: .object(properties: [("id", noteID), ("limit", .integer(description: "At most this many (default 10).", minimum: 1, maximum: 100))],
@@ -102,7 +102,7 @@ enum NotebookTools {
         ("embed", .boolean()), ("markdown", .boolean()),
     ])
 
-    static let links = Tool(
+    static let links = MCPTool(
         name: "links", title: "Links of a note",
         description: "Lists what a note links to ([[Name]] and Markdown links; a broken one has no id) and the notes that link to it.",
         input: .object(properties: [("id", noteID)], required: ["id"]),
@@ -113,7 +113,7 @@ enum NotebookTools {
         return note.linksJSON(links: try access.store.links(from: note.id), backlinks: try access.store.backlinks(to: note.id))
     }
 
-    static let tasks = Tool(
+    static let tasks = MCPTool(
         name: "tasks", title: "Tasks",
         description: "Lists the open tasks the analyses found across notes, soonest due first, then most urgent. Each has its note and its number there (for `done`).",
         input: .object(properties: [
@@ -133,7 +133,7 @@ enum NotebookTools {
         return .object([("tasks", .array(entries.map(\.json)))])
     }
 
-    static let ask = Tool(
+    static let ask = MCPTool(
         name: "ask", title: "Ask the notes",
         description: """
             Answers a question from the user's notes with the local reading model, and names the notes the answer comes from \
@@ -158,7 +158,7 @@ enum NotebookTools {
 
     static let written = ToolSchema.record([("id", .string()), ("title", .string())])
 
-    static let add = Tool(
+    static let add = MCPTool(
         name: "add", title: "Add a note",
         description: "Adds a note to the notebook. Its first line is its title; #words in the text are its tags. The daemon analyses it and sync carries it, like any note.",
         input: .object(properties: [
@@ -174,7 +174,7 @@ enum NotebookTools {
         return .object([("id", .string(note.id.rawValue)), ("title", .string(note.title))])
     }
 
-    static let append = Tool(
+    static let append = MCPTool(
         name: "append", title: "Append to a note",
         description: "Adds a line (or lines) at the end of a note, as `notes edit --append` does.",
         input: .object(properties: [("id", noteID), ("text", .string(description: "What to add.", minLength: 1))], required: ["id", "text"]),
@@ -190,7 +190,7 @@ enum NotebookTools {
         return .object([("id", .string(note.id.rawValue)), ("title", .string(note.title))])
     }
 
-    static let done = Tool(
+    static let done = MCPTool(
         name: "done", title: "Mark a task done",
         description: "Marks a task done (or open again with done: false): the note and the task's number, as `tasks` lists them.",
         input: .object(properties: [

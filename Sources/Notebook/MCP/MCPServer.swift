@@ -1,6 +1,7 @@
 // The MCP server over one notebook: reads JSON-RPC messages, answers them, and notifies the
 // client when notes change. No I/O of its own (the `notes mcp` command reads standard input,
 // writes standard output and watches the notebook), so a test drives it message by message.
+import MCP
 import Notes
 import Storage
 

@@ -1,4 +1,5 @@
-// What a sync did, for the CLI's summary line and `--json`.
+// What a sync did, for the summary line, `--json` and the daemon's log; and the stale lock files
+// it removed on the way.
 
 public struct SyncSummary: Hashable, Sendable {
     public var remote: String
@@ -13,9 +14,9 @@ public struct SyncSummary: Hashable, Sendable {
     /// The commit both sides now have.
     public var commit: String
     /// Pushes it took (more than one when another machine pushed meanwhile).
-    var attempts: Int
+    public var attempts: Int
     /// Locks that interrupted syncs had left (here or in the remote) and this sync removed.
-    var removedLocks: [GitLockFile]
+    public var removedLocks: [GitLockFile]
 
     public init(remote: String, sent: Int, received: Int, merged: Int, conflicted: Int, commit: String, attempts: Int,
                 removedLocks: [GitLockFile] = []) {
@@ -41,42 +42,32 @@ public struct SyncSummary: Hashable, Sendable {
 
     /// One JSON object, keys in a fixed order.
     public var json: String {
-        "{\"remote\":\"\(RepositoryFormat.quoted(remote).dropFirst().dropLast())\",\"sent\":\(sent),\"received\":\(received)," +
+        "{\"remote\":\"\(QuotedString.quoted(remote).dropFirst().dropLast())\",\"sent\":\(sent),\"received\":\(received)," +
             "\"merged\":\(merged),\"conflicted\":\(conflicted),\"commit\":\"\(commit)\",\"attempts\":\(attempts)}"
     }
 }
 
-public struct SyncOptions: Sendable {
-    /// Lets a sync delete more than `SyncEngine.deletionLimit` notes.
-    public var allowDeletes: Bool
-    /// Rounds of fetch, merge, import and push before giving up when the remote keeps moving.
-    var maximumAttempts: Int
-    /// How long a push to a path remote waits for another machine's writes there to end.
-    var writerPatience = RemoteWriter.patience
-    /// How a write to a path remote waits for a fresh lock there (tests make it observable).
-    var lockWait = LockWait()
-    /// For ssh remotes.
-    public var credentials: RemoteCredentials?
-    /// Asked for an encrypted remote's passphrase when this machine has no key cached for it
-    /// (or another machine set the remote up first); nil, or a nil answer, stops the sync and
-    /// says how to give one.
-    public var passphrase: PassphraseSource?
+/// A lock (`refs/heads/main.lock`, `index.lock`, `objects/pack/pack-….idx.lock`) or a pack or
+/// object being written (`objects/pack/pack_git2_…`), and how long ago it was last written.
+public struct GitLockFile: Hashable, Sendable, CustomStringConvertible {
+    public let path: String
+    /// Seconds since its last modification, measured against the file's mtime.
+    public let age: Int64
 
-    public init(allowDeletes: Bool = false, maximumAttempts: Int = 5, credentials: RemoteCredentials? = nil,
-                passphrase: PassphraseSource? = nil) {
-        self.allowDeletes = allowDeletes
-        self.maximumAttempts = maximumAttempts
-        self.credentials = credentials
-        self.passphrase = passphrase
+    package init(path: String, age: Int64) {
+        self.path = path
+        self.age = age
+    }
+
+    public var description: String { "\(path), \(GitLockFile.describe(age: age)) old" }
+
+    /// "12 s", "4 min", "3 h", "2 days".
+    public static func describe(age seconds: Int64) -> String {
+        switch seconds {
+        case ..<120: "\(max(0, seconds)) s"
+        case ..<7200: "\(seconds / 60) min"
+        case ..<172_800: "\(seconds / 3600) h"
+        default: "\(seconds / 86400) days"
+        }
     }
 }
-
-/// Why a passphrase is asked: for a remote being encrypted now (worth asking twice) or for
-/// one that already is.
-public struct PassphraseRequest: Sendable {
-    public let remote: String
-    public let isNew: Bool
-}
-
-/// Gives a passphrase's bytes, or nil when there is none to give (no terminal, no file).
-public typealias PassphraseSource = @Sendable (PassphraseRequest) throws -> [UInt8]?

@@ -1,8 +1,9 @@
-// What a tool is to the server: its name and words for the model, its input and output schemas,
+// What a tool is to the MCP server (not the ask model's `Tool`): its name and words for the model, its input and output schemas,
 // whether it changes the notebook, and the call.
+import MCP
 import Notes
 
-struct Tool: Sendable {
+struct MCPTool: Sendable {
     let name: String
     let title: String
     let description: String

@@ -1,5 +1,6 @@
 // Each note as a resource, `notes://ID`: listed a page at a time, read as Markdown with front
 // matter (the file `notes export` writes for it).
+import MCP
 import Notes
 import Storage
 

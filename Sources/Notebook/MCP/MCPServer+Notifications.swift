@@ -2,6 +2,7 @@
 // reaches the client as `notifications/resources/list_changed` and, for the notes it watches,
 // `notifications/resources/updated`: after `resources/subscribe` in the handshake era, on a
 // `subscriptions/listen` stream (each message stamped with the stream's id) in the stateless one.
+import MCP
 import Notes
 import Storage
 

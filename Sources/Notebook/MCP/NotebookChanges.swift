@@ -1,6 +1,7 @@
 // What changed in the notebook since the server last looked, in the terms MCP notifies: the list
 // of notes (one added, removed or retitled) and each note whose resource reads differently now.
 // Another process's write (the CLI, the daemon, a sync) and the server's own are seen alike.
+import MCP
 import Notes
 import Storage
 

@@ -1,5 +1,6 @@
 // `tools/call`: the arguments checked against the tool's schema, the write tools refused without
 // `--allow-write`, and every failure a tool error the client's model can read and act on.
+import MCP
 import Notes
 
 extension MCPServer {
