@@ -36,7 +36,7 @@ struct AddCommand: NotesCommand {
     func run(_ context: Context) throws {
         let bytes: [UInt8]
         if useEditor {
-            bytes = try Editor.edit("", environment: context.environment, terminal: context.terminal)
+            bytes = try ExternalEditor.edit("", environment: context.environment, beforeStart: context.terminal.flush)
         } else if words.isEmpty || words == ["-"] {
             if context.terminal.stdinIsTerminal {
                 context.terminal.printError("Type the note, then Ctrl-D on a new line to save it (Ctrl-C cancels).")

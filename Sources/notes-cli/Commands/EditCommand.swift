@@ -50,7 +50,7 @@ struct EditCommand: NotesCommand {
         var body = original.body
         switch change {
         case .editor:
-            body = try NoteInput.decode(try Editor.edit(original.body + "\n", environment: context.environment, terminal: context.terminal))
+            body = try NoteInput.decode(try ExternalEditor.edit(original.body + "\n", environment: context.environment, beforeStart: context.terminal.flush))
         case let .replace(text):
             body = try NoteInput.decode(text == "-" ? context.terminal.readStandardInput() : Array(text.utf8))
         case let .append(text):

@@ -270,7 +270,7 @@ struct ConflictsCommand: NotesCommand {
             try sync.resolveConflict(conflict.id, keep == .note ? .keepNote : .keepCopy, at: Timestamp.current)
             terminal.printError("Resolved: kept the \(keep == .note ? "note" : "other version").")
         } else if edit {
-            let text = try NoteInput.decode(try Editor.edit(SyncRules.mergeDraft(conflict), environment: context.environment, terminal: terminal))
+            let text = try NoteInput.decode(try ExternalEditor.edit(SyncRules.mergeDraft(conflict), environment: context.environment, beforeStart: terminal.flush))
             let now = Timestamp.current
             try sync.resolveConflict(conflict.id, SyncRules.resolution(of: conflict, mergedText: text, at: now), at: now)
             terminal.printError("Resolved with your edited version.")

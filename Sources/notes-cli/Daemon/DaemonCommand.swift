@@ -1,7 +1,4 @@
 // `notes daemon`: analyses new and changed notes in the background, one at a time.
-#if canImport(Glibc)
-import Glibc
-#endif
 import Notebook
 import Notes
 
@@ -55,12 +52,12 @@ struct DaemonCommand: NotesCommand {
     func run(_ context: Context) throws {
         let watcher = try ChangeWatcher(notebook: context.notebookHome)
         let log = DaemonLog(terminal: context.terminal, environment: context.environment)
-        DaemonCommand.keepLargeBlocksReturnable()
+        ProcessMemory.keepLargeBlocksReturnable()
         var options = DaemonOptions()
         options.once = once
         options.keepAlive = keepAlive
         options.syncInterval = syncInterval
-        options.didUnloadModels = { DaemonCommand.giveMemoryBack() }
+        options.didUnloadModels = { ProcessMemory.giveMemoryBack() }
         let daemon = NotebookDaemon(home: context.notebookHome, options: options, environment: context.environment, log: log,
                                     describe: { NotesCLI.describe($0, context: context) })
         var asleep = startAsleep
@@ -75,7 +72,7 @@ struct DaemonCommand: NotesCommand {
             case let .failed(reason):
                 // Asleep in this process: the models are unloaded, only some of their memory stays.
                 log.warning("cannot start afresh without the models (\(reason)); they sleep in this process")
-                DaemonCommand.giveMemoryBack()
+                ProcessMemory.giveMemoryBack()
                 asleep = pending
             }
         }
@@ -92,30 +89,6 @@ struct DaemonCommand: NotesCommand {
             kept.append(argument)
         }
         return kept
-    }
-
-    /// Freed model memory stays in the process's heap unless it is handed back (`malloc_trim`).
-    static func giveMemoryBack() {
-        typealias Trim = @convention(c) (Int) -> Int32
-        _ = glibc("malloc_trim", as: Trim.self)?(0)
-    }
-
-    /// Blocks of 1 MB and more (a model's buffers) get pages of their own, which go back to the
-    /// system when freed: glibc otherwise raises that limit after the first free to 32 MB, and
-    /// buffers under it land in a heap that a sleep cannot always hand back.
-    static func keepLargeBlocksReturnable() {
-        typealias SetOption = @convention(c) (Int32, Int32) -> Int32
-        let mmapThreshold: Int32 = -3 // M_MMAP_THRESHOLD
-        _ = glibc("mallopt", as: SetOption.self)?(mmapThreshold, 1 << 20)
-    }
-
-    /// A glibc function no Swift module exports, looked up at run time (other C libraries lack it).
-    private static func glibc<Function>(_ name: String, as type: Function.Type) -> Function? {
-        #if canImport(Glibc)
-        return dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: type) }
-        #else
-        return nil
-        #endif
     }
 }
 

@@ -1,8 +1,5 @@
 // Daemon logs on stderr, one line per event: journald reads the <N> priority prefix when it is
 // the reader (JOURNAL_STREAM is set); on a terminal or in a file, lines carry a UTC time instead.
-#if canImport(Glibc)
-import Glibc
-#endif
 import Notebook
 import Notes
 
@@ -25,8 +22,7 @@ final class DaemonLog: DaemonLogging {
     /// it never interleaves with the main thread's, which are flushed line by line.
     static func writeFromAnyThread(_ level: LogLevel, _ message: String, journal: Bool) {
         let prefix = journal ? "<\(level.rawValue)>" : Timestamp.current.iso8601 + " "
-        let line = Array((prefix + message.replacingOccurrences("\n", with: " ") + "\n").utf8)
-        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        OutputStream.writeAtOnce(prefix + message.replacingOccurrences("\n", with: " ") + "\n", descriptor: 2)
     }
 
     var forOtherThreads: @Sendable (LogLevel, String) -> Void {

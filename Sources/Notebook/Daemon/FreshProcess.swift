@@ -9,8 +9,8 @@ import Glibc
 #endif
 import Notes
 
-enum FreshProcess {
-    enum Outcome {
+public enum FreshProcess {
+    public enum Outcome {
         /// A stop signal had arrived: the process should stop instead.
         case signalled
         /// The exec failed, for this reason: the process carries on as it is.
@@ -28,7 +28,7 @@ enum FreshProcess {
     /// Other threads keep them unblocked: one caught there in the microseconds between that
     /// question and the exec is lost with the old image (the daemon then sleeps on, and a second
     /// SIGTERM stops it).
-    static func replace(arguments: [String], holding signals: [Int32], unless signalled: () -> Bool) -> Outcome {
+    public static func replace(arguments: [String], holding signals: [Int32], unless signalled: () -> Bool) -> Outcome {
         var blocked = sigset_t(), previous = sigset_t()
         sigemptyset(&blocked)
         for number in signals { sigaddset(&blocked, number) }
