@@ -42,11 +42,16 @@ import Testing
         _ = try notebook.add("Pay the gas bill tomorrow")
         _ = try notebook.add("Call the plumber today")
         _ = try notebook.add("Return the library books in two weeks")
+        func tomorrow() -> String { Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000).day }
+        let before = tomorrow()
         #expect(try notebook.run(["analyze", "--quick"]).status == 0)
-        let tomorrow = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000).day
         let due = try #require(try notebook.run(["tasks", "--due", "tomorrow", "--json"]).json as? [[String: Any]])
-        #expect(due.count == 1)
-        #expect(due.first?["due"] as? String == tomorrow)
+        // Across midnight "tomorrow" names two days (the analysis read one, the query asks the
+        // next): the day is checked only when it stayed the same throughout.
+        if tomorrow() == before {
+            #expect(due.count == 1)
+            #expect(due.first?["due"] as? String == before)
+        }
         #expect(try notebook.run(["tasks", "--due", "tomorow"]).stderr.contains("--due takes today, tomorrow, week, overdue"))
     }
 
@@ -88,7 +93,7 @@ import Testing
         let notebook = Notebook()
         _ = try notebook.add("Pay the gas bill by Friday")
         _ = try notebook.add("Λογαριασμός ρεύματος ως την Παρασκευή")
-        let notice = "2 notes are not analysed yet"
+        let notice = "2 notes are not analysed yet (their tasks and categories are not known): run 'notes analyze', or start 'notes daemon'"
         #expect(try notebook.run(["tasks"]).stderr.contains(notice))
         #expect(try notebook.run(["list", "--category", "finance"]).stderr.contains(notice))
         #expect(try notebook.run(["search", "zzzz"]).stderr.contains(notice))

@@ -166,6 +166,21 @@ import Testing
         #expect(try pending() == 2, "the two oldest wait for the daemon or 'analyze --vectors'")
     }
 
+    /// `related` lists what has vectors and says what waits, and how to bring it current.
+    @Test func relatedSaysWhichNotesWaitForTheirVectors() throws {
+        let deps = ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps"
+        let e5 = ["NOTES_EMBEDDING_MODEL": deps + "/e5/multilingual-e5-small-q4_0.gguf"]
+        let notebook = Notebook()
+        for number in 1...11 { _ = try notebook.add("Shopping list number \(number): bread, eggs, apples") }
+        let newest = try notebook.add("Shopping list number 12: bread, eggs, pears")
+        let related = try notebook.run(["related", newest], environment: e5)
+        #expect(related.status == 0, "\(related.stderr)")
+        #expect(!related.stdout.isEmpty)
+        #expect(related.stderr.contains("4 notes wait for their vectors: run 'notes analyze --vectors', or start 'notes daemon'."), "\(related.stderr)")
+        #expect(try notebook.run(["analyze", "--vectors"], environment: e5).status == 0)
+        #expect(!(try notebook.run(["related", newest], environment: e5).stderr.contains("wait for")))
+    }
+
     @Test func aMalformedFilterIsAUsageError() throws {
         let notebook = Notebook()
         _ = try notebook.add("Pay the rent")

@@ -138,6 +138,8 @@ struct NotebookDaemonTests {
         #expect(analyzer.prewarms == 1)
         #expect(wakeups.timeouts.count == 2, "it waits only when nothing is pending")
         #expect(log.contains("started: pid") && log.contains("model ready in") && log.contains("analysed "))
+        // The fake finds one task a note: said in the singular.
+        #expect(log.lines.filter { $0.hasPrefix("analysed ") }.allSatisfy { $0.hasSuffix(", 1 task") }, "\(log.lines)")
         #expect(Array(log.lines.suffix(2)) == ["stopping on signal \(SIGTERM)", "stopped"])
         #expect(DaemonLock.runningPID(home: home) == nil, "the lock is given back on return")
     }

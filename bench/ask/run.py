@@ -298,6 +298,8 @@ def main():
     day = args.now[:10]
     weekday = time.strftime("%A", time.strptime(day, "%Y-%m-%d"))
     rows = []
+    if args.out:
+        os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     out = open(args.out, "w") if args.out else None
     for number, question in enumerate(questions, 1):
         ours.stdin.write(json.dumps({"question": question["question"]}) + "\n")

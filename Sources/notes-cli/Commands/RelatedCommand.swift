@@ -38,12 +38,16 @@ struct RelatedCommand: NotesCommand {
             terminal.emit(.array(related.map(\.json)))
             return
         }
+        // Notes without a vector cannot be among the related ones: say so, listed or not.
+        let notice = context.pendingVectorsNotice(embedderVersion: search.embedderVersion)
         if related.isEmpty {
-            context.printEmpty("No other note has a vector yet.", notice: context.pendingVectorsNotice(embedderVersion: search.embedderVersion))
+            context.printEmpty("No other note has a vector yet.", notice: notice)
+            return
         }
         let short = try context.handles(for: related.map(\.id))
         for note in related {
             terminal.print(terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title + terminal.dim("  \(note.roundedSimilarity)"))
         }
+        if let notice { terminal.printError(terminal.dim(notice)) }
     }
 }
