@@ -6,6 +6,9 @@ let package = Package(
     name: "notes",
     products: [
         .executable(name: "notes", targets: ["notes-cli"]),
+        // The fakes the tests use (a token model, an analyzer, an embedder, an in-memory notebook)
+        // and their helpers, for a library or a benchmark built on the notebook.
+        .library(name: "NotesTestSupport", targets: ["TestSupport", "AITestSupport", "NotebookTestSupport"]),
     ],
     targets: [
         // C shims. sqlite3 is linked normally: every command needs it. libgit2 and llama.cpp are
@@ -57,9 +60,9 @@ let package = Package(
 
         .testTarget(name: "NotesTests", dependencies: ["Notes", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Notes", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "AITests", dependencies: ["AI", "Notes", "TestSupport"]),
+        .testTarget(name: "AITests", dependencies: ["AI", "Notes", "TestSupport", "AITestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "AI", "Notes", "TestSupport"]),
-        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Analysis", "Storage", "Notes", "Sync", "AI"]),
+        .testTarget(name: "NotebookTests", dependencies: ["Notebook", "Analysis", "Storage", "Notes", "Sync", "AI", "TestSupport", "NotebookTestSupport"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "Notebook", "Storage", "Notes", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Notes", "TestSupport"]),
         // Swift 5 mode: these tests share pipes and threads the way Foundation's Process needs.
@@ -67,5 +70,10 @@ let package = Package(
         // What the tests and benchmarks share: temporary directories, commands, an ssh server, an
         // in-memory notebook and deterministic notes.
         .target(name: "TestSupport", dependencies: ["Notes"], path: "Tests/TestSupport"),
+        // The fakes of the model ports, each checked by the contract tests its real type passes:
+        // a seeded token model (AITests/TokenModelContractTests) ...
+        .target(name: "AITestSupport", dependencies: ["AI", "Notes"], path: "Tests/AITestSupport"),
+        // ... and an analyzer and an embedder without a model (NotebookTests/*ContractTests).
+        .target(name: "NotebookTestSupport", dependencies: ["Notebook", "Notes"], path: "Tests/NotebookTestSupport"),
     ]
 )

@@ -1,5 +1,6 @@
 // The guided decoder against a fake model emitting random logits over random schemas: the
 // output must always parse, and always meet the schema.
+import AITestSupport
 import Foundation
 import Testing
 @testable import AI

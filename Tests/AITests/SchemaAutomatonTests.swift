@@ -1,4 +1,5 @@
 // The automaton's rules one by one: exact ranges, strings, escapes, UTF-8, counts, fixed text.
+import AITestSupport
 import Testing
 @testable import AI
 

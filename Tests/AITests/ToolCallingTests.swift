@@ -1,6 +1,7 @@
 // Tools and the transcript on the fake token model: the union of the tools' calls and the answer
 // always parses into a real tool with valid arguments or an answer, the transcript keeps every
 // entry and each request sees it, the call limit holds, and failures are typed and lose nothing.
+import AITestSupport
 import Foundation
 import Synchronization
 import Testing

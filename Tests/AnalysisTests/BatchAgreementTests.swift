@@ -106,13 +106,18 @@ struct BatchAgreementTests {
         // drafts), which flips this small model's near-ties: each sequence has a cache of its
         // own and its tokens are evaluated in the same pieces as alone, with flash attention off
         // and plain weights (LlamaContext), and still this model's Q5_0 and Q8_0 weights give 9
-        // of 10 batched readings the same where this was written, 8 of 10 on an AVX2-only EPYC
-        // (Dec 2); copies, off in the product, agree 7 of 10 (18 of 20 on the 1.5B reader,
-        // bench/ai/RESULTS.md, run H). How many flip depends on the CPU, so the floors are
-        // below every machine's count seen, with a reading's margin: they catch a reading
-        // mixed up with another note's, or a batch that corrupts its rows, not a near-tie.
-        #expect(batchesAgree >= 7, "batches: \(batchesAgree) of \(notes.count) agree with one note at a time")
-        #expect(copiesAgree >= 6, "copies: \(copiesAgree) of \(notes.count) agree with reading without them")
+        // of 10 batched readings the same on one machine, 8 on an AVX2-only EPYC; copies, off in
+        // the product, 7 of 10 (18 of 20 on the 1.5B reader, bench/ai/RESULTS.md, run H). How
+        // many flip depends on the CPU, so the counts are printed, not asserted. What holds
+        // everywhere: every reading fits the schema (above), and none is another note's (a batch
+        // that mixed up its rows).
+        for index in notes.indices {
+            for (kind, reading) in [("copies", copied[index]), ("batch", together[index])] {
+                let others = notes.indices.filter { $0 != index && !same(expected[$0], expected[index]) && !expected[$0].tasks.isEmpty }
+                #expect(!others.contains { same(reading, expected[$0]) },
+                        "the \(kind) reading of note \(index) is another note's")
+            }
+        }
         #expect(copying.usage.draftedTokens > 0, "some answer tokens are copied from the notes")
         #expect(plain.usage.draftedTokens == 0)
         #expect(expected.contains { !$0.tasks.isEmpty }, "the readings have tasks to compare")

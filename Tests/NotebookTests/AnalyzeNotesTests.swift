@@ -1,6 +1,7 @@
 // `notes analyze` in-process: vectors before analyses, what each selection analyses, and the
 // refusals, with the queue's fake analyzer and the search's fake embedder.
 import Foundation
+import NotebookTestSupport
 import Notes
 import Testing
 import TestSupport

@@ -2,6 +2,7 @@
 // the queue's fake; each step of a script runs when the loop waits, so nothing waits on a clock.
 import Analysis
 import Foundation
+import NotebookTestSupport
 import Notes
 import Storage
 import Sync

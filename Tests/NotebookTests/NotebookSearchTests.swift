@@ -1,42 +1,11 @@
 // Vectors in the quick stage and hybrid search, with a fake embedder whose "meaning" is a fixed
 // table of synonyms: made once per text, stored only if the note is unchanged, words first.
 import Foundation
+import NotebookTestSupport
 import Notes
 import Storage
 import Testing
 @testable import Notebook
-
-/// A vector per concept: each word counts for the concept it names (vet, jabs and cat are one
-/// concept; hoover and vacuum another), so texts in other words are close.
-final class FakeEmbedder: TextEmbedding, @unchecked Sendable {
-    static let concepts: [[String]] = [["cat", "vet", "jabs", "kitty", "vaccinations"], ["hoover", "vacuum", "cleaner"],
-                                       ["rent", "landlord", "flat"], ["dentist", "crown", "teeth"]]
-    var version = "fake-embedder-1"
-    var failing = false
-    private(set) var embedded: [String] = []
-
-    func unavailableReason() -> String? { nil }
-
-    func vector(_ text: String) -> [Float] {
-        var vector = [Float](repeating: 0, count: Self.concepts.count + 1)
-        for word in text.lowercased().split(whereSeparator: { !$0.isLetter }) {
-            let concept = Self.concepts.firstIndex { $0.contains(String(word)) } ?? Self.concepts.count
-            vector[concept] += concept == Self.concepts.count ? 0.05 : 1
-        }
-        let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
-        return norm > 0 ? vector.map { $0 / norm } : vector
-    }
-
-    struct Failure: Error {}
-
-    func embed(query: String) throws -> [Float] { vector(query) }
-
-    func embed(documents: [String]) throws -> [[[Float]]] {
-        if failing { throw Failure() }
-        embedded += documents
-        return documents.map { [vector($0)] }
-    }
-}
 
 struct NotebookSearchTests {
     let store: NoteStore

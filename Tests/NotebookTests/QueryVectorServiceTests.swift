@@ -1,6 +1,7 @@
 // The daemon's query-vector service over a real Unix socket, with the fake embedder: a search
 // gets the daemon's vector when it answers, and its own otherwise, never an error.
 import Foundation
+import NotebookTestSupport
 import Synchronization
 import Testing
 @testable import Notebook
@@ -43,8 +44,8 @@ import Testing
             defer { service.stop() }
             let path = NotebookHome(path: home).daemonSocket
             let expected = FakeEmbedder().vector("the cat's jabs")
-            #expect(QueryVectorService.ask(path: path, query: "the cat's jabs", version: "fake-embedder-1") == expected)
-            #expect(QueryVectorService.ask(path: path, query: "Εμβόλια της γάτας", version: "fake-embedder-1") == FakeEmbedder().vector("Εμβόλια της γάτας"))
+            #expect(QueryVectorService.ask(path: path, query: "the cat's jabs", version: "fake-embedder-1", timeoutMilliseconds: 0) == expected)
+            #expect(QueryVectorService.ask(path: path, query: "Εμβόλια της γάτας", version: "fake-embedder-1", timeoutMilliseconds: 0) == FakeEmbedder().vector("Εμβόλια της γάτας"))
             // Loaded once for both, kept (forever).
             #expect(counter.made.load(ordering: .relaxed) == 1)
             #expect(counter.unloaded.load(ordering: .relaxed) == 0)
@@ -54,12 +55,12 @@ import Testing
     @Test func anotherModelOrNoDaemonMeansNoAnswer() throws {
         try withHome { home in
             let path = NotebookHome(path: home).daemonSocket
-            #expect(QueryVectorService.ask(path: path, query: "vet", version: "fake-embedder-1") == nil)
+            #expect(QueryVectorService.ask(path: path, query: "vet", version: "fake-embedder-1", timeoutMilliseconds: 0) == nil)
             let service = try start(home, keepAlive: .init(duration: nil), counter: Counter(), version: "other-model")
-            #expect(QueryVectorService.ask(path: path, query: "vet", version: "fake-embedder-1") == nil)
+            #expect(QueryVectorService.ask(path: path, query: "vet", version: "fake-embedder-1", timeoutMilliseconds: 0) == nil)
             service.stop()
             #expect(!FileManager.default.fileExists(atPath: path))
-            #expect(QueryVectorService.ask(path: path, query: "vet", version: "other-model") == nil)
+            #expect(QueryVectorService.ask(path: path, query: "vet", version: "other-model", timeoutMilliseconds: 0) == nil)
         }
     }
 
@@ -85,12 +86,12 @@ import Testing
             let counter = Counter()
             let service = try start(home, keepAlive: .init(duration: 0), counter: counter)
             defer { service.stop() }
-            #expect(QueryVectorService.ask(path: path, query: "rent", version: "fake-embedder-1") != nil)
+            #expect(QueryVectorService.ask(path: path, query: "rent", version: "fake-embedder-1", timeoutMilliseconds: 0) != nil)
             // keep-alive 0: the model is dropped as soon as the query is answered.
             // (The limit only keeps a broken service from hanging the run: the unload comes at once.)
             #expect(counter.unloads.wait(timeout: .now() + 600) == .success)
             #expect(counter.unloaded.load(ordering: .relaxed) == 1)
-            #expect(QueryVectorService.ask(path: path, query: "rent", version: "fake-embedder-1") != nil)
+            #expect(QueryVectorService.ask(path: path, query: "rent", version: "fake-embedder-1", timeoutMilliseconds: 0) != nil)
             #expect(counter.made.load(ordering: .relaxed) == 2)
         }
     }
@@ -100,12 +101,12 @@ import Testing
             let path = NotebookHome(path: home).daemonSocket
             let service = try start(home, keepAlive: .init(duration: nil), counter: Counter())
             defer { service.stop() }
-            let socket = try LocalSocket.connect(to: path, timeoutMilliseconds: 2000)
+            let socket = try LocalSocket.connect(to: path, timeoutMilliseconds: 0)
             try socket.write(Array("GET / HTTP/1.0\n\n".utf8))
             #expect(try socket.readLine().hasPrefix("error "))
             let huge = String(repeating: "x", count: QueryVectorProtocol.maximumQueryBytes + 1)
-            #expect(QueryVectorService.ask(path: path, query: huge, version: "fake-embedder-1") == nil)
-            #expect(QueryVectorService.ask(path: path, query: "teeth", version: "fake-embedder-1") == FakeEmbedder().vector("teeth"))
+            #expect(QueryVectorService.ask(path: path, query: huge, version: "fake-embedder-1", timeoutMilliseconds: 0) == nil)
+            #expect(QueryVectorService.ask(path: path, query: "teeth", version: "fake-embedder-1", timeoutMilliseconds: 0) == FakeEmbedder().vector("teeth"))
         }
     }
 }

@@ -1,7 +1,7 @@
 // The seam between guided decoding and a language model: llama.cpp in the product, a seeded
 // fake in the property tests.
 
-protocol TokenModel: AnyObject {
+package protocol TokenModel: AnyObject {
     var vocabulary: Vocabulary { get }
     /// The tokens for these bytes (no special tokens), or nil when they cannot be tokenized.
     func tokenize(_ bytes: [UInt8]) -> [Int32]?

@@ -1,19 +1,19 @@
 // A model's tokens as bytes, with a byte trie over them for masking tokens by automaton state.
 
 /// What the guided decoder needs from a tokenizer: each token's bytes and which tokens end a turn.
-final class Vocabulary: @unchecked Sendable {
+package final class Vocabulary: @unchecked Sendable {
     /// The bytes each token stands for; empty for control tokens, which are never generated.
-    let pieces: [[UInt8]]
-    let endOfGeneration: Set<Int32>
+    package let pieces: [[UInt8]]
+    package let endOfGeneration: Set<Int32>
     let trie: ByteTrie
 
-    init(pieces: [[UInt8]], endOfGeneration: Set<Int32>) {
+    package init(pieces: [[UInt8]], endOfGeneration: Set<Int32>) {
         self.pieces = pieces
         self.endOfGeneration = endOfGeneration
         trie = ByteTrie(pieces: pieces)
     }
 
-    var count: Int { pieces.count }
+    package var count: Int { pieces.count }
 }
 
 /// Every token piece in one trie, built once per model. Children are linked lists, so that a

@@ -1,18 +1,23 @@
 // A seeded stand-in for a language model: a random byte-level vocabulary and random logits.
-@testable import AI
+// Checked against the same contract as llama.cpp's context (Tests/AITests/TokenModelContractTests.swift).
+import AI
+import Notes
 
-final class FakeTokenModel: TokenModel {
-    let vocabulary: Vocabulary
+package final class FakeTokenModel: TokenModel {
+    package let vocabulary: Vocabulary
     private var generator: SeededGenerator
     private let logits: UnsafeMutableBufferPointer<Float>
-    private(set) var appended: [Int32] = []
+    package private(set) var appended: [Int32] = []
     /// Calls to `append` and `appendEach`: the decode steps a real model would take.
-    private(set) var evaluations = 0
-    let endToken: Int32
+    package private(set) var evaluations = 0
+    package let endToken: Int32
+    /// Each piece's token, for `tokenize`.
+    private let tokenOfPiece: [[UInt8]: Int32]
+    private let longestPiece: Int
 
     /// Every single byte is a token (as in byte-level BPE), plus `extraPieces` random multi-byte
     /// pieces drawn from JSON-ish fragments, and one end-of-generation token with no text.
-    init(seed: UInt64, extraPieces: Int = 300) {
+    package init(seed: UInt64, extraPieces: Int = 300) {
         generator = SeededGenerator(seed: seed)
         var pieces: [[UInt8]] = (0...255).map { [UInt8($0)] }
         let fragments: [[UInt8]] = [
@@ -29,6 +34,8 @@ final class FakeTokenModel: TokenModel {
         endToken = Int32(pieces.count)
         pieces.append([])
         vocabulary = Vocabulary(pieces: pieces, endOfGeneration: [endToken])
+        tokenOfPiece = Dictionary(pieces.indices.filter { !pieces[$0].isEmpty }.map { (pieces[$0], Int32($0)) }, uniquingKeysWith: { first, _ in first })
+        longestPiece = pieces.map(\.count).max() ?? 1
         logits = .allocate(capacity: pieces.count)
         logits.initialize(repeating: 0)
     }
@@ -38,37 +45,27 @@ final class FakeTokenModel: TokenModel {
         for buffer in kept { buffer.deallocate() }
     }
 
-    /// Longest match first, over the vocabulary's trie: always succeeds, every byte is a token.
-    func tokenize(_ bytes: [UInt8]) -> [Int32]? {
+    /// Longest match first: always succeeds, every byte is a token.
+    package func tokenize(_ bytes: [UInt8]) -> [Int32]? {
         var result: [Int32] = []
         var start = 0
-        let trie = vocabulary.trie
         while start < bytes.count {
-            var node: Int32 = 0
-            var best: (token: Int32, length: Int)?
-            var index = start
-            while index < bytes.count {
-                var child = trie.firstChild[Int(node)]
-                while child >= 0, trie.byte[Int(child)] != bytes[index] { child = trie.nextSibling[Int(child)] }
-                guard child >= 0 else { break }
-                node = child
-                index += 1
-                if trie.tokenCount[Int(node)] > 0 { best = (trie.tokens[Int(trie.tokenStart[Int(node)])], index - start) }
-            }
-            guard let best else { return nil }
-            result.append(best.token)
-            start += best.length
+            var length = min(longestPiece, bytes.count - start)
+            while length > 0, tokenOfPiece[Array(bytes[start..<start + length])] == nil { length -= 1 }
+            guard length > 0, let token = tokenOfPiece[Array(bytes[start..<start + length])] else { return nil }
+            result.append(token)
+            start += length
         }
         return result
     }
 
-    func append(_ tokens: [Int32]) throws(GenerationError) -> UnsafeBufferPointer<Float> {
+    package func append(_ tokens: [Int32]) throws(GenerationError) -> UnsafeBufferPointer<Float> {
         appended += tokens
         evaluations += 1
         return contextual ? logits(after: appended.count) : nextLogits()
     }
 
-    func appendEach(_ tokens: [Int32]) throws(GenerationError) -> [UnsafeBufferPointer<Float>] {
+    package func appendEach(_ tokens: [Int32]) throws(GenerationError) -> [UnsafeBufferPointer<Float>] {
         let start = appended.count
         appended += tokens
         evaluations += 1
@@ -76,14 +73,14 @@ final class FakeTokenModel: TokenModel {
         return (1...tokens.count).map { copy(logits(after: start + $0)) }
     }
 
-    func dropLast(_ count: Int) { appended.removeLast(count) }
+    package func dropLast(_ count: Int) { appended.removeLast(count) }
 
     /// Contextual logits are a function of the tokens appended so far, as a real model's are:
     /// then the same sequence gives the same logits however it was evaluated (drafts or not).
-    var contextual = false
+    package var contextual = false
 
     /// The logits after the first `count` appended tokens, from a hash of them.
-    func logits(after count: Int) -> UnsafeBufferPointer<Float> {
+    package func logits(after count: Int) -> UnsafeBufferPointer<Float> {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for token in appended.prefix(count) { hash = (hash ^ UInt64(UInt32(bitPattern: token))) &* 0x100_0000_01b3 }
         var local = SeededGenerator(seed: hash)
@@ -103,7 +100,7 @@ final class FakeTokenModel: TokenModel {
     }
 
     /// Fresh random logits, with a few spikes so that greedy picks vary.
-    func nextLogits() -> UnsafeBufferPointer<Float> {
+    package func nextLogits() -> UnsafeBufferPointer<Float> {
         for index in logits.indices { logits[index] = Float.random(in: -4...4, using: &generator) }
         for _ in 0..<3 { logits[Int.random(in: 0..<logits.count, using: &generator)] += 8 }
         return UnsafeBufferPointer(logits)
