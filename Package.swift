@@ -19,6 +19,8 @@ let package = Package(
         .target(name: "CGit2", dependencies: ["CLoader"]),
         // libsodium (encrypted remotes) is opened the same way, by the first sync that needs it.
         .target(name: "CSodium", dependencies: ["CLoader"]),
+        // libmicrohttpd (`notes serve`'s page) the same way, by the first `notes serve`.
+        .target(name: "CMicroHTTPD", dependencies: ["CLoader"]),
         // Header-only over the pinned llama.cpp install, through the pkg-config file that
         // scripts/setup.sh writes (see Sources/CLlama/shim.h).
         .systemLibrary(name: "CLlama", pkgConfig: "notes-llama"),
@@ -44,7 +46,7 @@ let package = Package(
         // nothing of notes; the notebook's server on it is Notebook/MCP.
         .target(name: "MCP", dependencies: ["Notes"]),
         // The notebook on this machine: the application's flow between the CLI and the libraries.
-        .target(name: "Notebook", dependencies: ["Notes", "Storage", "AI", "Analysis", "Sync", "MCP"]),
+        .target(name: "Notebook", dependencies: ["Notes", "Storage", "AI", "Analysis", "Sync", "MCP", "CMicroHTTPD"]),
         // The executable parses, calls one use case of Notebook and prints.
         .executableTarget(name: "notes-cli", dependencies: ["Notes", "Notebook"]),
         .executableTarget(name: "ai-bench", dependencies: ["AI", "Notes"], path: "bench/ai/Sources"),

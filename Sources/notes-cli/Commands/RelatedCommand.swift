@@ -7,7 +7,8 @@ struct RelatedCommand: NotesCommand {
         name: "related",
         abstract: "List the notes nearest in meaning to a note.",
         discussion: """
-            By the notes' vectors (all-MiniLM-L6-v2, made by the daemon and 'notes analyze'): the
+            By the notes' vectors (multilingual-e5-small unless NOTES_EMBEDDING_MODEL names
+            another, made by the daemon and 'notes analyze'): the
             score is the cosine similarity of the closest parts of the two notes, from -1 to 1.
             A note without a current vector gets one now when the embedding model is installed.
             """,

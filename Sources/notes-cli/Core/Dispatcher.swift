@@ -8,7 +8,7 @@ enum NotesCLI {
         AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self,
         SearchCommand.self, RelatedCommand.self, AskCommand.self, TagsCommand.self, LinksCommand.self, ExportCommand.self, ImportCommand.self, StatusCommand.self,
         AnalyzeCommand.self, TasksCommand.self, DoneCommand.self, UndoneCommand.self, SetCommand.self, ModelCommand.self,
-        DaemonCommand.self, McpCommand.self, RemoteCommand.self, SyncCommand.self, ConflictsCommand.self, LogCommand.self, CompletionCommand.self,
+        DaemonCommand.self, McpCommand.self, ServeCommand.self, RemoteCommand.self, SyncCommand.self, ConflictsCommand.self, LogCommand.self, CompletionCommand.self,
         CompleteCommand.self,
     ]}
 

@@ -1,0 +1,50 @@
+// `notes serve` in a real browser: Debian's chromium, headless, driven by Playwright for Python
+// (serve_browser_check.py beside this file): list, search as you type, a note, ticking a task,
+// editing, an edit over a change made elsewhere, adding, the tasks page, and every refusal.
+// Screenshots of each page go to $NOTES_TEST_OUTPUT (default: the test's notebook folder).
+import Foundation
+import Testing
+
+let chromium = ProcessInfo.processInfo.environment["CHROMIUM"] ?? "/usr/bin/chromium"
+let playwrightInstalled: Bool = {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: mcpPython)
+    process.arguments = ["-c", "import playwright.sync_api"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard FileManager.default.isExecutableFile(atPath: chromium), (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+}()
+
+@Suite struct ServeBrowserTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("serve_browser_check.py").path
+
+    @Test(.enabled(if: playwrightInstalled, "Playwright (in $NOTES_DEPS/venv) or chromium is not installed: scripts/setup.sh installs both"))
+    func aBrowserUsesThePageAndIsRefusedWithoutItsToken() throws {
+        let notebook = Notebook()
+        try notebook.add("Call the dentist tomorrow")
+        try notebook.add("Errands #home\n- [ ] buy milk\n- [ ] post the letter\nSee [[Call the dentist tomorrow]]")
+        try notebook.add("Piano lesson moved to Thursday")
+        try notebook.add("Odd note\n<script>alert('from the note')</script>")
+        let environment = ["NOTES_EMBEDDING_MODEL": "none", "NOTES_READER_MODEL": "none"]
+        let analysed = try notebook.run(["analyze", "--quick"], environment: environment)
+        #expect(analysed.status == 0, "\(analysed.stderr)")
+        let shots = ProcessInfo.processInfo.environment["NOTES_TEST_OUTPUT"].map { $0 + "/serve" } ?? notebook.root + "/screenshots"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: mcpPython)
+        process.arguments = [Self.script, Notebook.binary, notebook.home, shots]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": notebook.root, "LANG": "C.UTF-8", "CHROMIUM": chromium].merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 12, "\(text)")
+        for name in ["list", "search", "note", "note-with-script", "conflict", "tasks"] {
+            #expect(FileManager.default.fileExists(atPath: "\(shots)/\(name).png"), "screenshot \(name)")
+        }
+    }
+}

@@ -1,0 +1,171 @@
+// `notes serve`'s pages in-process, request by request: who may see and change the notebook
+// (token, cookie, Host, origin, CSRF value), the pages, ticking a task in the note's text, an
+// edit that would overwrite a change made elsewhere, and bad input answered with a status.
+import Foundation
+import Notes
+import Testing
+import TestSupport
+@testable import Notebook
+
+struct NotebookPagesTests {
+    let directory = TemporaryDirectory()
+    let notebook: LocalNotebook
+    let access = PageAccess(port: 8765, token: "t0ken", csrf: "csrf-value")
+    let pages: NotebookPages
+    static let now = Timestamp(iso8601: "2026-12-03T09:00:00Z")!
+
+    init() throws {
+        let home = NotebookHome(path: directory.path)
+        notebook = try LocalNotebook.open(home)
+        pages = NotebookPages(notebook: notebook, home: home, embedder: nil, access: access, clock: { Self.now })
+    }
+
+    @discardableResult
+    func add(_ text: String, minute: Int64 = 0, tasks: [TaskItem]? = nil) throws -> Note {
+        let note = try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: Timestamp(milliseconds: Self.now.milliseconds - 3_600_000 + minute * 60_000))
+        try notebook.store.insert(note)
+        if let tasks {
+            let analysis = Analysis(category: .personal, urgency: 3, tasks: tasks, summary: "summary of " + note.title, model: "m",
+                                    analyzedAt: Self.now, analyzerVersion: "v", contentHash: note.contentHash)
+            #expect(try notebook.store.saveAnalysis(analysis, for: note.id))
+        }
+        return note
+    }
+
+    /// A request from the browser that opened the printed address.
+    func get(_ path: String, _ arguments: [String: String] = [:], cookie: Bool = true, host: String = "127.0.0.1:8765") -> HTTPResponse {
+        var headers = ["Host": host]
+        if cookie { headers["Cookie"] = "other=1; notes_token_8765=t0ken" }
+        return pages.respond(to: HTTPRequest(method: "GET", path: path, headers: headers, arguments: arguments))
+    }
+
+    func post(_ path: String, _ fields: [String: String], csrf: String? = "csrf-value", origin: String? = "http://127.0.0.1:8765",
+              site: String? = "same-origin") -> HTTPResponse {
+        var fields = fields
+        fields["csrf"] = csrf
+        var headers = ["Host": "127.0.0.1:8765", "Cookie": "notes_token_8765=t0ken", "Content-Type": "application/x-www-form-urlencoded"]
+        headers["Origin"] = origin
+        headers["Sec-Fetch-Site"] = site
+        let body = fields.map { "\(NotebookPages.escapeQuery($0.key))=\(NotebookPages.escapeQuery($0.value))" }.joined(separator: "&")
+        return pages.respond(to: HTTPRequest(method: "POST", path: path, headers: headers, body: Array(body.utf8)))
+    }
+
+    func text(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+    @Test func theTokenInTheAddressBecomesACookieAndLeavesTheAddress() {
+        let first = get("/", ["token": "t0ken", "tag": "work"], cookie: false)
+        #expect(first.status == 303)
+        #expect(first.header("Location") == "/?tag=work")
+        #expect(first.header("Set-Cookie") == "notes_token_8765=t0ken; Path=/; HttpOnly; SameSite=Strict")
+        #expect(get("/").status == 200)
+    }
+
+    @Test func withoutTheTokenOrForAnotherHostNothingIsShown() throws {
+        try add("Secret plans")
+        for response in [get("/", cookie: false), get("/", ["token": "wrong"], cookie: false), get("/note/x", cookie: false)] {
+            #expect(response.status == 403)
+            #expect(!text(response).contains("Secret plans"))
+        }
+        // DNS rebinding: another site's name resolved to 127.0.0.1, with the cookie or not.
+        let rebound = get("/", host: "evil.example:8765")
+        #expect(rebound.status == 421)
+        #expect(!text(rebound).contains("Secret plans"))
+        #expect(get("/", host: "[::1]:8765").status == 200)
+        #expect(get("/", host: "localhost:8765").status == 200)
+        #expect(get("/", host: "127.0.0.1:9999").status == 421)
+    }
+
+    @Test func aChangeNeedsThisPagesOriginAndCSRFValue() throws {
+        for response in [post("/add", ["text": "from elsewhere"], csrf: nil), post("/add", ["text": "from elsewhere"], csrf: "guess"),
+                         post("/add", ["text": "from elsewhere"], origin: "http://evil.example"),
+                         post("/add", ["text": "from elsewhere"], site: "cross-site")] {
+            #expect(response.status == 403)
+        }
+        #expect(try notebook.notes().isEmpty, "nothing was added")
+        let added = post("/add", ["text": "Buy stamps\n\nand envelopes"])
+        #expect(added.status == 303)
+        let notes = try notebook.notes()
+        #expect(notes.map(\.title) == ["Buy stamps"])
+        #expect(added.header("Location") == "/note/\(notes[0].id)")
+    }
+
+    @Test func theListShowsNotesNewestFirstWithTheirAnalysisAndFilters() throws {
+        try add("Older note #garden", minute: 1)
+        try add("Newer note\n- [ ] call the plumber", minute: 2, tasks: [TaskItem(text: "call the plumber")])
+        let page = text(get("/"))
+        let newer = try #require(page.range(of: "Newer note")), older = try #require(page.range(of: "Older note"))
+        #expect(newer.lowerBound < older.lowerBound)
+        #expect(page.contains("href=\"/?category=personal\""))
+        #expect(page.contains("call the plumber"))
+        #expect(page.contains("href=\"/?tag=garden\""))
+        let filtered = text(get("/", ["tag": "garden"]))
+        #expect(filtered.contains("Older note") && !filtered.contains("Newer note"))
+        #expect(get("/", ["category": "nonsense"]).status == 400)
+    }
+
+    @Test func aNotesTextIsShownAsDataNeverRun() throws {
+        let note = try add("Odd note\n<script>alert(1)</script>\n<img src=x onerror=alert(2)>\n[click](javascript:alert(3))")
+        let page = text(get("/note/\(note.id)"))
+        #expect(!page.contains("<script>alert"))
+        #expect(!page.contains("<img src=x"))
+        #expect(!page.contains("href=\"javascript:"))
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(get("/note/\(note.id)").header("Content-Security-Policy")?.contains("script-src 'self'") == true)
+    }
+
+    @Test func tickingATaskTicksItsBoxInTheNotesText() throws {
+        let note = try add("Shopping\n- [ ] buy milk\n- [ ] buy bread", tasks: [TaskItem(text: "buy milk"), TaskItem(text: "buy bread")])
+        #expect(post("/note/\(note.id)/task", ["number": "2", "done": "1"]).status == 303)
+        let body = try #require(try notebook.note(id: note.id)?.body)
+        #expect(body.hasSuffix("- [ ] buy milk\n- [x] buy bread"), "\(body)")
+        #expect(try notebook.analysis(for: note.id)?.tasks.map(\.done) == [false, true])
+        #expect(text(get("/note/\(note.id)")).contains("class=\"done\""))
+        #expect(post("/note/\(note.id)/task", ["number": "9", "done": "1"]).status == 409)
+        #expect(post("/note/\(note.id)/task", ["number": "x"]).status == 400)
+    }
+
+    @Test func anEditOverAChangeMadeElsewhereSavesNothingAndShowsBoth() throws {
+        let note = try add("Plan\nfirst version")
+        let form = text(get("/note/\(note.id)/edit"))
+        #expect(form.contains("name=\"base\" value=\"\(note.contentHash)\""))
+        // Meanwhile, another editor (the CLI, a sync) changes it.
+        let elsewhere = try #require(try NoteEdits.edited(note, body: "changed elsewhere", at: Self.now))
+        try notebook.update(elsewhere)
+        let refused = post("/note/\(note.id)/edit", ["text": "Plan\nmy version", "base": note.contentHash])
+        #expect(refused.status == 409)
+        #expect(text(refused).contains("changed elsewhere"))
+        #expect(text(refused).contains("my version"))
+        #expect(try notebook.note(id: note.id)?.body == "changed elsewhere")
+        // Saved knowingly, on the version shown.
+        #expect(post("/note/\(note.id)/edit", ["text": "Plan\nmy version", "base": elsewhere.contentHash]).status == 303)
+        let saved = try #require(try notebook.note(id: note.id)?.body)
+        #expect(saved.hasSuffix("my version") && !saved.contains("changed elsewhere"), "\(saved)")
+    }
+
+    @Test func badRequestsGetAStatusAndChangeNothing() throws {
+        let note = try add("Keep me")
+        #expect(get("/note/nonexistent").status == 404)
+        #expect(get("/no/such/page").status == 404)
+        #expect(pages.respond(to: HTTPRequest(method: "PUT", path: "/", headers: ["Host": "127.0.0.1:8765", "Cookie": "notes_token_8765=t0ken"])).status == 405)
+        #expect(pages.respond(to: HTTPRequest(method: "POST", path: "/add", headers: ["Host": "127.0.0.1:8765", "Cookie": "notes_token_8765=t0ken"],
+                                              bodyTooLarge: true)).status == 413)
+        #expect(post("/add", [:]).status == 400, "no text field")
+        #expect(post("/add", ["text": "   "]).status == 400, "an empty note")
+        #expect(try notebook.notes().map(\.id) == [note.id])
+    }
+
+    @Test func searchAndTasksPages() throws {
+        let note = try add("Dentist appointment\n- [ ] book the crown", tasks: [TaskItem(text: "book the crown", due: "2026-12-01"),
+                                                                                 TaskItem(text: "pay the invoice", due: "2026-12-03"),
+                                                                                 TaskItem(text: "floss", due: nil)])
+        let found = text(get("/search", ["q": "crown"]))
+        #expect(found.contains("href=\"/note/\(note.id)\""))
+        #expect(found.contains("<mark>"))
+        #expect(text(get("/search", ["q": "dentist", "partial": "1"])).hasPrefix("<ul"))
+        #expect(text(get("/search", ["q": "zebra"])).contains("No notes match"))
+        let tasks = text(get("/tasks"))
+        let overdue = try #require(tasks.range(of: "Overdue")), today = try #require(tasks.range(of: "Today")), none = try #require(tasks.range(of: "No date"))
+        #expect(overdue.lowerBound < today.lowerBound && today.lowerBound < none.lowerBound)
+        #expect(tasks.contains("book the crown") && tasks.contains("pay the invoice") && tasks.contains("floss"))
+    }
+}
