@@ -6,16 +6,19 @@ import Testing
 
 /// The SDK, in the project's virtual environment (scripts/setup.sh installs mcp 2.3.0 there).
 let mcpPython = deps + "/venv/bin/python"
-let mcpSDKInstalled: Bool = {
+let mcpSDKInstalled = venvPythonRuns("import importlib.metadata as m, mcp; assert m.version('mcp') == '2.3.0'")
+
+/// Whether the project's Python runs `code` without an error (a package the tests need is there).
+func venvPythonRuns(_ code: String) -> Bool {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: mcpPython)
-    process.arguments = ["-c", "import importlib.metadata as m, mcp; assert m.version('mcp') == '2.3.0'"]
+    process.arguments = ["-c", code]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     guard (try? process.run()) != nil else { return false }
     process.waitUntilExit()
     return process.terminationStatus == 0
-}()
+}
 let embeddingModel = deps + "/embedding-model.gguf"
 
 @Suite(.serialized) struct MCPClientTests {

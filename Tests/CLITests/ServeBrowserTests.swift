@@ -6,16 +6,7 @@ import Foundation
 import Testing
 
 let chromium = ProcessInfo.processInfo.environment["CHROMIUM"] ?? "/usr/bin/chromium"
-let playwrightInstalled: Bool = {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: mcpPython)
-    process.arguments = ["-c", "import playwright.sync_api"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    guard FileManager.default.isExecutableFile(atPath: chromium), (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
-}()
+let playwrightInstalled = FileManager.default.isExecutableFile(atPath: chromium) && venvPythonRuns("import playwright.sync_api")
 
 @Suite struct ServeBrowserTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("serve_browser_check.py").path
