@@ -111,6 +111,7 @@ try:
         page.wait_for_selector("ul.tasks li.done:has-text('buy milk')")
         assert "- [x] buy milk" in show("Errands"), show("Errands")
         assert page.locator("a:has-text('Call the dentist')").count() >= 1, "the link is followed"
+        assert page.locator("svg.graph a").count() >= 1, "the neighbourhood picture links to the linked note"
         page.screenshot(path=f"{shots}/note.png", full_page=True)
         ok("ticking a task ticks its box in the note's text")
 

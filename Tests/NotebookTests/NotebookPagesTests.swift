@@ -168,4 +168,19 @@ struct NotebookPagesTests {
         #expect(overdue.lowerBound < today.lowerBound && today.lowerBound < none.lowerBound)
         #expect(tasks.contains("book the crown") && tasks.contains("pay the invoice") && tasks.contains("floss"))
     }
+
+    @Test func aNotesNeighbourhoodIsAPictureOfLinksToItsPages() throws {
+        let target = try add("Garden <script>plan</script>", minute: 1)
+        let hub = try add("Weekend\nSee [[Garden <script>plan</script>]]", minute: 2)
+        let fan = try add("Seeds\nfor the [[Weekend]]", minute: 3)
+        let page = text(get("/note/\(hub.id)"))
+        let svg = try #require(page.range(of: "<svg class=\"graph\"").map { String(page[$0.lowerBound...]) })
+        #expect(svg.contains("<a href=\"/note/\(target.id)\">"), "the note it links to")
+        #expect(svg.contains("<a href=\"/note/\(fan.id)\">"), "the note linking to it")
+        #expect(svg.contains("Garden &lt;script&gt;plan&lt;/script&gt;"))
+        #expect(!svg.contains("<script>"))
+        // A note with no neighbours has no picture.
+        let alone = try add("Alone", minute: 4)
+        #expect(!text(get("/note/\(alone.id)")).contains("<svg"))
+    }
 }

@@ -164,9 +164,15 @@ public final class NotebookPages: @unchecked Sendable {
         if !backlinks.isEmpty {
             body += "<section><h2>Backlinks</h2><ul>" + backlinks.map { "<li><a href=\"/note/\($0.source)\">\(HTML.escape($0.sourceTitle))</a></li>" }.joined() + "</ul></section>"
         }
-        if let related = try? search.related(to: note.id, limit: 5, computeIfMissing: false), !related.isEmpty {
+        let related = (try? search.related(to: note.id, limit: 5, computeIfMissing: false)) ?? []
+        if !related.isEmpty {
             body += "<section><h2>Related</h2><ul>" + related.map { "<li><a href=\"/note/\($0.id)\">\(HTML.escape($0.title))</a></li>" }.joined() + "</ul></section>"
         }
+        var neighbours = links.compactMap { link in link.resolved.map { NeighbourhoodGraph.Neighbour(id: $0, title: link.target, kind: .linksTo) } }
+        neighbours += backlinks.map { NeighbourhoodGraph.Neighbour(id: $0.source, title: $0.sourceTitle, kind: .linkedFrom) }
+        neighbours += related.map { NeighbourhoodGraph.Neighbour(id: $0.id, title: $0.title, kind: .related) }
+        let graph = NeighbourhoodGraph(title: note.title, neighbours: neighbours.filter { $0.id != note.id }).svg
+        if !graph.isEmpty { body += "<section><h2>Neighbourhood</h2>\(graph)</section>" }
         return page(status: 200, title: note.title, body: body)
     }
 

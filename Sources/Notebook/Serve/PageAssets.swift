@@ -16,6 +16,9 @@ enum PageAssets {
         textarea { width: 100%; font: 15px/1.4 ui-monospace, monospace; } input[type=search] { width: 70%; font-size: 1em; padding: .3em; }
         .conflict { color: #a33; font-weight: bold; } pre { background: #f4f4f4; padding: .6em; overflow-x: auto; }
         mark { background: #fff0a0; } .snippet { color: #555; font-size: .9em; }
+        svg.graph { width: 100%; max-width: 640px; font-size: 12px; } svg.graph line { stroke-width: 1.5; }
+        svg.graph circle { fill: #2d3a4a; } svg.graph circle.self { fill: #c0392b; } svg.graph text.self { font-weight: bold; }
+        line.links-to { stroke: #2d6ca2; } line.links-here { stroke: #3a9a5b; } line.related { stroke: #bbb; stroke-dasharray: 4 3; }
         """
 
     static let script = """
