@@ -1,17 +1,18 @@
 // `notes serve` in a real browser: Debian's chromium, headless, driven by Playwright for Python
 // (serve_browser_check.py beside this file): list, search as you type, a note, ticking a task,
-// editing, an edit over a change made elsewhere, adding, the tasks page, and every refusal.
+// editing, an edit over a change made elsewhere, adding, asking, the tasks page, and every refusal.
 // Screenshots of each page go to $NOTES_TEST_OUTPUT (default: the test's notebook folder).
 import Foundation
 import Testing
 
 let chromium = ProcessInfo.processInfo.environment["CHROMIUM"] ?? "/usr/bin/chromium"
 let playwrightInstalled = FileManager.default.isExecutableFile(atPath: chromium) && venvPythonRuns("import playwright.sync_api")
+    && FileManager.default.fileExists(atPath: deps + "/small-reader-model.gguf")
 
 @Suite struct ServeBrowserTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("serve_browser_check.py").path
 
-    @Test(.enabled(if: playwrightInstalled, "Playwright (in $NOTES_DEPS/venv) or chromium is not installed: scripts/setup.sh installs both"))
+    @Test(.enabled(if: playwrightInstalled, "Playwright (in $NOTES_DEPS/venv), chromium or the small reading model is not installed: scripts/setup.sh installs them"))
     func aBrowserUsesThePageAndIsRefusedWithoutItsToken() throws {
         let notebook = Notebook()
         try notebook.add("Call the dentist tomorrow")
@@ -25,7 +26,9 @@ let playwrightInstalled = FileManager.default.isExecutableFile(atPath: chromium)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: mcpPython)
         process.arguments = [Self.script, Notebook.binary, notebook.home, shots]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": notebook.root, "LANG": "C.UTF-8", "CHROMIUM": chromium].merging(environment) { $1 }
+        // The server asks with the smallest reading model that answers (the tests' own).
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": notebook.root, "LANG": "C.UTF-8", "CHROMIUM": chromium,
+                               "NOTES_EMBEDDING_MODEL": "none", "NOTES_READER_MODEL": deps + "/small-reader-model.gguf"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -33,8 +36,8 @@ let playwrightInstalled = FileManager.default.isExecutableFile(atPath: chromium)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 12, "\(text)")
-        for name in ["list", "search", "note", "note-with-script", "conflict", "tasks"] {
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 13, "\(text)")
+        for name in ["list", "search", "note", "note-with-script", "conflict", "ask", "tasks"] {
             #expect(FileManager.default.fileExists(atPath: "\(shots)/\(name).png"), "screenshot \(name)")
         }
     }

@@ -88,7 +88,7 @@ try:
         page.screenshot(path=f"{shots}/list.png", full_page=True)
         ok("the list shows every note, and the token left the address")
 
-        page.click("nav >> text=Search")
+        page.click('nav >> text="Search"')
         page.fill("input[name=q]", "piano")
         page.wait_for_selector("#results a:has-text('Piano lesson')")
         assert page.locator("#results a:has-text('Errands')").count() == 0
@@ -140,7 +140,22 @@ try:
         assert "Αγορά ψωμιού αύριο" in cli("list")
         ok("a note added from the page, in Greek")
 
-        page.click("nav >> text=Tasks")
+        # Ask, on the small reading model the server was started with: the answer, then its
+        # sources, each a note of this notebook.
+        page.click('nav >> text="Ask"')
+        page.fill("input[name=q]", "What day is the piano lesson moved to?")
+        page.click("button:has-text('Ask')", timeout=600_000)
+        page.wait_for_selector("section.answer", timeout=600_000)
+        answer = page.inner_text("section.answer p")
+        assert answer.strip(), "an answer"
+        sources = page.locator("section.answer li a")
+        for index in range(sources.count()):
+            assert sources.nth(index).get_attribute("href").startswith("/note/")
+        print("answer:", answer, "| sources:", [sources.nth(i).inner_text() for i in range(sources.count())], flush=True)
+        page.screenshot(path=f"{shots}/ask.png", full_page=True)
+        ok("ask: an answer, then its sources")
+
+        page.click('nav >> text="Tasks"')
         page.wait_for_selector("h1:has-text('Tasks')")
         assert page.locator("text=post the letter").count() >= 1
         page.screenshot(path=f"{shots}/tasks.png", full_page=True)

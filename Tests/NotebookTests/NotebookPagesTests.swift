@@ -183,4 +183,18 @@ struct NotebookPagesTests {
         let alone = try add("Alone", minute: 4)
         #expect(!text(get("/note/\(alone.id)")).contains("<svg"))
     }
+
+    @Test func theAskPageSaysWhyItCannotAnswer() throws {
+        #expect(get("/ask").status == 200)
+        let none = get("/ask", ["q": "when is the piano lesson?"])
+        #expect(none.status == 503)
+        let home = NotebookHome(path: directory.path)
+        let unavailable = NotebookPages(notebook: notebook, home: home, embedder: nil, access: access, clock: { Self.now },
+                                        questions: { throw AskUnavailableError(description: "the reading model is unavailable: no file") })
+        let refused = unavailable.respond(to: HTTPRequest(method: "GET", path: "/ask", headers: ["Host": "127.0.0.1:8765", "Cookie": "notes_token_8765=t0ken"],
+                                                          arguments: ["q": "when is the piano lesson?"]))
+        #expect(refused.status == 503)
+        #expect(text(refused).contains("the reading model is unavailable: no file"))
+        #expect(text(refused).contains("value=\"when is the piano lesson?\""), "the question stays in the box")
+    }
 }

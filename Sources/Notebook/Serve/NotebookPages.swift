@@ -10,12 +10,17 @@ public final class NotebookPages: @unchecked Sendable {
     let search: NotebookSearch
     let access: PageAccess
     let clock: @Sendable () -> Timestamp
+    /// Opens the reading model's conversation for the ask page, once (it stays loaded); nil: no
+    /// asking here.
+    let openQuestions: (@Sendable () throws -> NotebookQuestions)?
+    private var questions: (day: String, conversation: NotebookQuestions)?
     /// A request's body past this is refused (413): a note is at most `NoteInput.maximumBytes`.
     public static let maximumBody = NoteInput.maximumBytes + 4_096
 
     public init(notebook: LocalNotebook, home: NotebookHome, embedder: (any TextEmbedding)?, access: PageAccess,
-                clock: @escaping @Sendable () -> Timestamp = { .current }) {
+                clock: @escaping @Sendable () -> Timestamp = { .current }, questions: (@Sendable () throws -> NotebookQuestions)? = nil) {
         self.notebook = notebook
+        openQuestions = questions
         self.home = home
         search = NotebookSearch(notebook: notebook, embedder: embedder)
         self.access = access
@@ -63,6 +68,7 @@ public final class NotebookPages: @unchecked Sendable {
         case (true, nil, _): return try listPage(request)
         case (true, "search", 1): return try searchPage(request)
         case (true, "tasks", 1): return try tasksPage()
+        case (true, "ask", 1): return try askPage(request.arguments["q"] ?? "")
         case (true, "add", 1): return editPage(title: "New note", action: "/add", text: "", base: nil, notice: nil)
         case (false, "add", 1): return try add(request)
         case (true, "note", 2): return try notePage(parts[1])
@@ -196,6 +202,35 @@ public final class NotebookPages: @unchecked Sendable {
         return page(status: 200, title: "Tasks", body: body.isEmpty ? "<p>No open tasks.</p>" : body)
     }
 
+    /// A question and its answer with its sources. The answer is waited for whole (a small
+    /// reading model takes seconds); asking reads the notebook and changes nothing, hence a GET.
+    private func askPage(_ question: String) throws -> HTTPResponse {
+        var body = "<form method=\"get\" action=\"/ask\" class=\"search\"><input type=\"search\" name=\"q\" value=\"\(HTML.escape(question))\" "
+            + "placeholder=\"Ask your notes: when is the piano lesson?\" autocomplete=\"off\"> <button type=\"submit\">Ask</button></form>"
+        guard !question.trimmingCharacters(in: .whitespaces).isEmpty else { return page(status: 200, title: "Ask", body: body) }
+        // The question stays in the box above the reason it cannot be answered.
+        func unavailable(_ reason: String) -> HTTPResponse { page(status: 503, title: "Ask", body: body + "<p class=\"conflict\">\(HTML.escape(reason))</p>") }
+        guard let openQuestions else { return unavailable("Asking is not available on this page.") }
+        // Opened again on another day: the conversation judges "tomorrow" by the day it was opened.
+        let today = clock().day
+        let questions: NotebookQuestions
+        do {
+            questions = try self.questions.flatMap { $0.day == today ? $0.conversation : nil } ?? openQuestions()
+        } catch let error as AskUnavailableError {
+            return unavailable("Cannot ask now: \(error.description).")
+        }
+        self.questions = (today, questions)
+        let answer = try waitFor {
+            try await questions.prewarm()
+            return try await questions.ask(question)
+        }
+        body += "<section class=\"answer\"><p>\(HTML.escape(answer.text))</p>"
+        if !answer.sources.isEmpty {
+            body += "<h2>Sources</h2><ul>" + answer.sources.map { "<li><a href=\"/note/\($0.id)\">\(HTML.escape($0.title))</a></li>" }.joined() + "</ul>"
+        }
+        return page(status: 200, title: "Ask", body: body + "</section>")
+    }
+
     private func editPage(title: String, action: String, text: String, base: String?, notice: String?, status: Int = 200) -> HTTPResponse {
         var body = notice ?? ""
         body += "<form method=\"post\" action=\"\(action)\" class=\"edit\">\(csrfField)"
@@ -284,7 +319,7 @@ public final class NotebookPages: @unchecked Sendable {
     }
 
     private func page(status: Int, title: String, body: String, signedIn: Bool = true) -> HTTPResponse {
-        let navigation = signedIn ? "<nav><a href=\"/\">Notes</a> <a href=\"/tasks\">Tasks</a> <a href=\"/search\">Search</a> <a href=\"/add\">New note</a></nav>" : ""
+        let navigation = signedIn ? "<nav><a href=\"/\">Notes</a> <a href=\"/tasks\">Tasks</a> <a href=\"/search\">Search</a> <a href=\"/ask\">Ask</a> <a href=\"/add\">New note</a></nav>" : ""
         return html(status, """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(HTML.escape(title)) · notes</title><link rel="stylesheet" href="/style.css"><script src="/app.js" defer></script></head>

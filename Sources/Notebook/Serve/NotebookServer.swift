@@ -23,7 +23,8 @@ public final class NotebookServer: @unchecked Sendable {
             }
         }
         access = PageAccess(port: http.port)
-        let made = NotebookPages(notebook: notebook, home: home, embedder: TextEmbeddings.fromEnvironment(environment), access: access, clock: clock)
+        let made = NotebookPages(notebook: notebook, home: home, embedder: TextEmbeddings.fromEnvironment(environment), access: access, clock: clock,
+                                 questions: { try NotebookQuestions.open(home: home, environment: environment, now: clock()) })
         pages.withLock { $0 = made }
     }
 

@@ -15,7 +15,8 @@ struct ServeCommand: NotesCommand {
             after the first visit); a request for another host name, from another site, or a
             change without the page's own form value is refused. The notes, newest first, with
             filters; search as you type; a note rendered with its tasks to tick, links,
-            backlinks, related notes and a picture of them; tasks by due day; editing and adding notes (a note
+            backlinks, related notes and a picture of them; tasks by due day; asking (as
+            'notes ask'); editing and adding notes (a note
             changed elsewhere meanwhile is not overwritten). SIGINT or SIGTERM stops it.
             """,
         options: [port]
