@@ -8,6 +8,22 @@ import Testing
 let mcpPython = deps + "/venv/bin/python"
 let mcpSDKInstalled = venvPythonRuns("import importlib.metadata as m, mcp; assert m.version('mcp') == '2.3.0'")
 
+/// The project's Python on `arguments`, with a bare environment and `environment`: its exit
+/// status and its output (standard output and error together).
+func runVenvPython(_ arguments: [String], home: String, environment: [String: String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: mcpPython)
+    process.arguments = arguments
+    process.environment = ["PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8"].merging(environment) { $1 }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+}
+
 /// Whether the project's Python runs `code` without an error (a package the tests need is there).
 func venvPythonRuns(_ code: String) -> Bool {
     let process = Process()
@@ -41,17 +57,7 @@ let embeddingModel = deps + "/embedding-model.gguf"
     }
 
     func check(_ notebook: Notebook, environment: [String: String], extra: [String] = []) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: mcpPython)
-        process.arguments = [Self.script, Notebook.binary, notebook.home] + extra
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": notebook.root, "LANG": "C.UTF-8"].merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try runVenvPython([Self.script, Notebook.binary, notebook.home] + extra, home: notebook.root, environment: environment)
     }
 
     @Test(.enabled(if: mcpSDKInstalled, skipped))

@@ -19,23 +19,14 @@ let playwrightInstalled = FileManager.default.isExecutableFile(atPath: chromium)
         try notebook.add("Errands #home\n- [ ] buy milk\n- [ ] post the letter\nSee [[Call the dentist tomorrow]]")
         try notebook.add("Piano lesson moved to Thursday")
         try notebook.add("Odd note\n<script>alert('from the note')</script>")
-        let environment = ["NOTES_EMBEDDING_MODEL": "none", "NOTES_READER_MODEL": "none"]
-        let analysed = try notebook.run(["analyze", "--quick"], environment: environment)
+        let analysed = try notebook.run(["analyze", "--quick"], environment: ["NOTES_EMBEDDING_MODEL": "none", "NOTES_READER_MODEL": "none"])
         #expect(analysed.status == 0, "\(analysed.stderr)")
         let shots = ProcessInfo.processInfo.environment["NOTES_TEST_OUTPUT"].map { $0 + "/serve" } ?? notebook.root + "/screenshots"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: mcpPython)
-        process.arguments = [Self.script, Notebook.binary, notebook.home, shots]
         // The server asks with the smallest reading model that answers (the tests' own).
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": notebook.root, "LANG": "C.UTF-8", "CHROMIUM": chromium,
-                               "NOTES_EMBEDDING_MODEL": "none", "NOTES_READER_MODEL": deps + "/small-reader-model.gguf"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try runVenvPython([Self.script, Notebook.binary, notebook.home, shots], home: notebook.root,
+                                               environment: ["CHROMIUM": chromium, "NOTES_EMBEDDING_MODEL": "none",
+                                                             "NOTES_READER_MODEL": deps + "/small-reader-model.gguf"])
+        #expect(status == 0, "\(text)")
         #expect(text.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 13, "\(text)")
         for name in ["list", "search", "note", "note-with-script", "conflict", "ask", "tasks"] {
             #expect(FileManager.default.fileExists(atPath: "\(shots)/\(name).png"), "screenshot \(name)")
