@@ -1,7 +1,7 @@
 // `notes serve` in a real browser: Debian's chromium, headless, driven by Playwright for Python
 // (serve_browser_check.py beside this file): list, search as you type, a note, ticking a task,
 // editing, an edit over a change made elsewhere, adding, asking, the tasks page, and every refusal.
-// Screenshots of each page go to $NOTES_TEST_OUTPUT (default: the test's notebook folder).
+// Screenshots of each page go to $NOTES_TEST_OUTPUT/serve (default: .build/test-output/serve).
 import Foundation
 import Testing
 
@@ -11,6 +11,7 @@ let playwrightInstalled = FileManager.default.isExecutableFile(atPath: chromium)
 
 @Suite struct ServeBrowserTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("serve_browser_check.py").path
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     @Test(.enabled(if: playwrightInstalled, "Playwright (in $NOTES_DEPS/venv), chromium or the small reading model is not installed: scripts/setup.sh installs them"))
     func aBrowserUsesThePageAndIsRefusedWithoutItsToken() throws {
@@ -21,7 +22,8 @@ let playwrightInstalled = FileManager.default.isExecutableFile(atPath: chromium)
         try notebook.add("Odd note\n<script>alert('from the note')</script>")
         let analysed = try notebook.run(["analyze", "--quick"], environment: ["NOTES_EMBEDDING_MODEL": "none", "NOTES_READER_MODEL": "none"])
         #expect(analysed.status == 0, "\(analysed.stderr)")
-        let shots = ProcessInfo.processInfo.environment["NOTES_TEST_OUTPUT"].map { $0 + "/serve" } ?? notebook.root + "/screenshots"
+        // Kept after the run (the notebook's folder is not), for a person to look at.
+        let shots = (ProcessInfo.processInfo.environment["NOTES_TEST_OUTPUT"] ?? Self.packageRoot + "/.build/test-output") + "/serve"
         // The server asks with the smallest reading model that answers (the tests' own).
         let (status, text) = try runVenvPython([Self.script, Notebook.binary, notebook.home, shots], home: notebook.root,
                                                environment: ["CHROMIUM": chromium, "NOTES_EMBEDDING_MODEL": "none",

@@ -70,8 +70,11 @@ code, _ = status(f"{base}add", data=b"text=planted", headers={"Cookie": f"notes_
 assert code == 403, code
 code, _ = status(f"{base}add", data=b"text=planted", headers={"Cookie": f"notes_token_{port}={token}"})
 assert code == 403, code
+# A body larger than a note can be (64 MiB), from the browser's own cookie: 413, nothing added.
+code, _ = status(f"{base}add", data=b"text=" + b"x" * (65 * 1024 * 1024), headers={"Cookie": f"notes_token_{port}={token}"})
+assert code == 413, code
 assert "planted" not in cli("list")
-ok("no token, a wrong token, another Host, another origin, no CSRF value: refused, nothing added")
+ok("no token, a wrong token, another Host, another origin, no CSRF value, a huge body: refused, nothing added")
 
 try:
     dialogs = []
