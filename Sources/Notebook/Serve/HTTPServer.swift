@@ -74,14 +74,13 @@ public final class HTTPServer: @unchecked Sendable {
     private var servers: [OpaquePointer]
     private let box: Unmanaged<Box>
     public let port: Int
-    /// Whether ::1 is served too.
-    public let servesIPv6: Bool
 
     /// Starts serving on `port` (0: a free one). `maximumBody` bytes at most are read of a request's body.
     public init(port: Int, maximumBody: Int, handler: @escaping Handler) throws {
         var error = [CChar](repeating: 0, count: 512)
+        func message() -> String { String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         guard notes_http_open(&error, error.count) == 0 else {
-            throw HTTPServerError(description: "cannot load libmicrohttpd (install libmicrohttpd12): " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw HTTPServerError(description: "cannot load libmicrohttpd (install libmicrohttpd12): " + message())
         }
         guard (0...65_535).contains(port) else { throw HTTPServerError(description: "port \(port) is not between 0 and 65535") }
         let box = Unmanaged.passRetained(Box(handler))
@@ -90,7 +89,6 @@ public final class HTTPServer: @unchecked Sendable {
             let response = handler(HTTPServer.request(request.pointee))
             HTTPServer.send(response, respond: respond, responder: responder)
         }
-        func message() -> String { String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         guard let v4 = notes_http_start(0, UInt16(port), maximumBody, callback, box.toOpaque(), &error, error.count) else {
             box.release()
             throw HTTPServerError(description: message())
@@ -99,7 +97,6 @@ public final class HTTPServer: @unchecked Sendable {
         servers = [v4]
         // The same port on ::1 when the machine has IPv6; without it, 127.0.0.1 alone.
         if let v6 = notes_http_start(1, chosen, maximumBody, callback, box.toOpaque(), &error, error.count) { servers.append(v6) }
-        servesIPv6 = servers.count == 2
         self.port = Int(chosen)
         self.box = box
     }
