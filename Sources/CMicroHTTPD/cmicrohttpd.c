@@ -16,8 +16,10 @@
     X(MHD_get_daemon_info) \
     X(MHD_get_connection_values) \
     X(MHD_create_response_from_buffer) \
+    X(MHD_create_response_from_callback) \
     X(MHD_add_response_header) \
     X(MHD_queue_response) \
+    X(MHD_set_connection_option) \
     X(MHD_destroy_response)
 
 typedef struct notes_mhd_api {
@@ -87,13 +89,26 @@ typedef struct responder {
 
 static void respond(void *cls, const notes_http_response *response) {
     responder *to = cls;
-    if (to->answered) return;
+    if (to->answered) {
+        if (response->reader && response->release) response->release(response->stream);
+        return;
+    }
     to->answered = 1;
-    struct MHD_Response *reply = api.MHD_create_response_from_buffer(response->body_size, (void *)response->body, MHD_RESPMEM_MUST_COPY);
-    if (!reply) { to->result = MHD_NO; return; }
+    // A streamed body has no length: libmicrohttpd sends it chunked, a piece per read.
+    struct MHD_Response *reply = response->reader
+        ? api.MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, response->reader, response->stream, response->release)
+        : api.MHD_create_response_from_buffer(response->body_size, (void *)response->body, MHD_RESPMEM_MUST_COPY);
+    if (!reply) {
+        if (response->reader && response->release) response->release(response->stream);
+        to->result = MHD_NO;
+        return;
+    }
     for (size_t index = 0; index < response->header_count; index++) {
         api.MHD_add_response_header(reply, response->headers[index].key, response->headers[index].value);
     }
+    // A streamed body may be silent for as long as the model thinks: no idle timeout for it
+    // (it ends with the stream, or when the client goes away).
+    if (response->reader) api.MHD_set_connection_option(to->connection, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned int)0);
     to->result = api.MHD_queue_response(to->connection, response->status, reply);
     api.MHD_destroy_response(reply);
 }
@@ -166,9 +181,9 @@ notes_http_server *notes_http_start(int ipv6, uint16_t port, size_t max_body, no
     server->context = context;
     struct sockaddr_in v4 = { .sin_family = AF_INET, .sin_port = htons(port), .sin_addr = { htonl(INADDR_LOOPBACK) } };
     struct sockaddr_in6 v6 = { .sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_LOOPBACK_INIT };
-    // One thread of libmicrohttpd's answers every request in turn: the notebook is one SQLite
-    // connection, and a local page has one reader.
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | (ipv6 ? MHD_USE_IPv6 : 0);
+    // A thread per connection: a streamed answer's reader waits for the model's next words on
+    // its own thread while other pages are served (the Swift side serialises the notebook).
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | (ipv6 ? MHD_USE_IPv6 : 0);
     server->daemon = api.MHD_start_daemon(flags, port, NULL, NULL, access_handler, server,
                                           MHD_OPTION_SOCK_ADDR, ipv6 ? (struct sockaddr *)&v6 : (struct sockaddr *)&v4,
                                           MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,

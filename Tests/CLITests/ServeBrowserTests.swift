@@ -30,6 +30,8 @@ let playwrightInstalled = FileManager.default.isExecutableFile(atPath: chromium)
                                                              "NOTES_READER_MODEL": deps + "/small-reader-model.gguf"])
         #expect(status == 0, "\(text)")
         #expect(text.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 13, "\(text)")
+        // What the ask page showed as it grew (the model's words vary by machine, so printed only).
+        print(text.split(separator: "\n").filter { $0.hasPrefix("answer:") || $0.hasPrefix("ask page:") }.joined(separator: "\n"))
         for name in ["list", "search", "note", "note-with-script", "conflict", "ask", "tasks"] {
             #expect(FileManager.default.fileExists(atPath: "\(shots)/\(name).png"), "screenshot \(name)")
         }

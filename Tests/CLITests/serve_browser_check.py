@@ -81,7 +81,7 @@ try:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), headless=True,
                                              args=["--no-sandbox"])
-        page = browser.new_page()
+        page = browser.new_context().new_page()
         page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
 
         page.goto(address)
@@ -143,18 +143,40 @@ try:
         assert "Αγορά ψωμιού αύριο" in cli("list")
         ok("a note added from the page, in Greek")
 
-        # Ask, on the small reading model the server was started with: the answer, then its
-        # sources, each a note of this notebook.
+        # Ask, on the small reading model the server was started with: the page arrives as the
+        # answer is written (what the model looked up, its words), then the answer and its
+        # sources, each a note of this notebook. An observer records what the page held each
+        # time it grew.
+        page.add_init_script("""
+            window.__grew = [];
+            new MutationObserver(() => {
+              const answer = document.querySelector("section.answer");
+              if (answer) window.__grew.push({ final: !!answer.querySelector(".final"), text: answer.innerText });
+            }).observe(document, { childList: true, subtree: true, characterData: true });
+        """)
         page.click('nav >> text="Ask"')
         page.fill("input[name=q]", "What day is the piano lesson moved to?")
-        page.click("button:has-text('Ask')", timeout=600_000)
+        page.click("button:has-text('Ask')")
         page.wait_for_selector("section.answer", timeout=600_000)
-        answer = page.inner_text("section.answer p")
+        # While the answer is being written, the other pages are served.
+        other = page.context.new_page()
+        listed = other.goto(base + "/tasks")
+        assert listed.status == 200
+        answered_meanwhile = page.locator("section.answer .final").count() > 0
+        other.close()
+        page.wait_for_selector("section.answer .final", timeout=600_000)
+        grew = page.evaluate("window.__grew")
+        before = [step for step in grew if not step["final"]]
+        assert before, "the answer's section was on the page before the answer was complete"
+        answer = page.inner_text("section.answer .final p")
         assert answer.strip(), "an answer"
-        sources = page.locator("section.answer li a")
+        assert not page.locator("section.answer .draft").is_visible(), "the draft gives way to the answer"
+        sources = page.locator("section.answer .final li a")
         for index in range(sources.count()):
             assert sources.nth(index).get_attribute("href").startswith("/note/")
         print("answer:", answer, "| sources:", [sources.nth(i).inner_text() for i in range(sources.count())], flush=True)
+        print("ask page: grew", len(before), "times before the answer was complete; last:", repr(before[-1]["text"][:80]),
+              "| another page answered before the answer was complete:", not answered_meanwhile, flush=True)
         page.screenshot(path=f"{shots}/ask.png", full_page=True)
         ok("ask: an answer, then its sources")
 

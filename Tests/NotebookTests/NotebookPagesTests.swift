@@ -198,3 +198,58 @@ struct NotebookPagesTests {
         #expect(text(refused).contains("value=\"when is the piano lesson?\""), "the question stays in the box")
     }
 }
+
+/// The ask page as the conversation writes it, in-process: the draft, the check, the answer.
+struct AskPageTests {
+    let directory = TemporaryDirectory()
+
+    /// A conversation that answers at once with `drafts` as its text so far, then `answer`.
+    struct ScriptedQuestions: QuestionAnswering {
+        var drafts: [String]
+        var checking: [String] = []
+        var answer: Result<NotebookQuestions.Answer, AskError>
+
+        func prewarm() async throws {}
+
+        func ask(_ question: String, onEvent: @escaping @Sendable (NotebookQuestions.Event) -> Void) async throws -> NotebookQuestions.Answer {
+            onEvent(.toolCall(name: "search_notes", arguments: #"{"query":"<dentist>"}"#))
+            for draft in drafts { onEvent(.answerText(draft)) }
+            if !checking.isEmpty { onEvent(.checking(words: checking)) }
+            return try answer.get()
+        }
+    }
+
+    func page(_ questions: ScriptedQuestions, asking question: String = "what time is the tooth doctor?") async throws -> (status: Int, text: String) {
+        let home = NotebookHome(path: directory.path)
+        let pages = NotebookPages(notebook: try LocalNotebook.open(home), home: home, embedder: nil,
+                                  access: PageAccess(port: 8765, token: "t", csrf: "c"), questions: { questions })
+        let response = pages.respond(to: HTTPRequest(method: "GET", path: "/ask", headers: ["Host": "127.0.0.1:8765", "Cookie": "notes_token_8765=t"],
+                                                     arguments: ["q": question]))
+        let stream = try #require(response.stream)
+        return (response.status, String(decoding: try await onOwnThread { stream.readToEnd() }, as: UTF8.self))
+    }
+
+    @Test func theDraftIsFollowedByTheAnswerAndItsSources() async throws {
+        let source = NotebookQuestions.Source(id: try #require(NoteID("0190f0a0-0000-7000-8000-000000000001")), title: "Dentist <9:30>")
+        let (status, text) = try await page(ScriptedQuestions(drafts: ["At", "At 9:30"], answer: .success(.init(text: "At 9:30.", sources: [source], searches: []))))
+        #expect(status == 200)
+        #expect(text.contains("<p class=\"how\">Searched the notes for “&lt;dentist&gt;”</p><p class=\"draft\">At 9:30</p>"))
+        #expect(text.contains("<div class=\"final\"><p>At 9:30.</p><h2>Sources</h2><ul><li><a href=\"/note/0190f0a0-0000-7000-8000-000000000001\">Dentist &lt;9:30&gt;</a></li></ul></div>"))
+        #expect(text.contains("value=\"what time is the tooth doctor?\""))
+        #expect(text.hasSuffix("</section></main></body></html>"))
+    }
+
+    @Test func aWithdrawnDraftIsFollowedByTheDeclineAndNoSources() async throws {
+        let (_, text) = try await page(ScriptedQuestions(drafts: ["Size 43"], checking: ["sister"],
+                                                         answer: .success(.init(text: "Your notes do not say.", sources: [], searches: []))))
+        #expect(text.contains("<p class=\"draft\">Size 43</p><p class=\"how\">Checking that the notes speak of: sister</p>"))
+        #expect(text.contains("<div class=\"final\"><p>Your notes do not say.</p></div>"))
+        #expect(!text.contains("Sources"))
+    }
+
+    @Test func aFailureEndsThePageWithTheReason() async throws {
+        let (_, text) = try await page(ScriptedQuestions(drafts: [], answer: .failure(.noAnswer)))
+        #expect(text.contains("<p class=\"conflict\">Cannot answer: "))
+        #expect(text.hasSuffix("</section></main></body></html>"))
+    }
+}

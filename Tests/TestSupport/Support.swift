@@ -69,3 +69,11 @@ public enum DefaultModelFile {
         ?? (ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps") + "/default-model.gguf"
     public static var isPresent: Bool { FileManager.default.fileExists(atPath: path) }
 }
+
+/// Runs `work`, which blocks (a socket read, a stream waited for), on a thread of its own: a test
+/// that blocked one of Swift's few cooperative threads could starve the task it waits for.
+public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}

@@ -2,7 +2,9 @@
 # `notes serve` at 10,000 notes (issue 35): the notes page and a search page, fetched by curl,
 # beside `notes list` and `notes search` as processes, in the same run (hyperfine medians; both
 # sides are whole processes, curl's start included on the page's side). Target: a page within
-# 2x its command's time. Also the server's start: from exec to the printed address.
+# 2x its command's time. Also the server's start: from exec to the printed address; and the ask
+# page on the reading model: its first word and whole answer beside `notes ask`'s whole answer,
+# and the notes page's time while an answer is being written.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/setup.sh
@@ -46,3 +48,18 @@ for name in ("list", "search", "note"):
 PY
 kill -TERM "$server"
 wait "$server" && echo "serve: stopped cleanly on SIGTERM"
+
+# Ask, on the reading model (NOTES_READER_MODEL, else the default one), warmed once each side.
+question="When is the dentist appointment?"
+reader="${BENCH_READER_MODEL:-$NOTES_DEPS/reader-model.gguf}"
+NOTES_READER_MODEL="$reader" "$notes" serve --port "$port" 2>"$work/serve.log" &
+server=$!
+until grep -q "token=" "$work/serve.log" 2>/dev/null; do sleep 0.01; done
+token=$(grep -o 'token=[0-9a-f]*' "$work/serve.log" | cut -d= -f2)
+curl -sf -o /dev/null -H "Cookie: notes_token_$port=$token" "http://127.0.0.1:$port/ask?q=warm"
+python3 bench/serve/ask_stream.py "$port" "$token" "$question"
+start=$(date +%s%N)
+NOTES_READER_MODEL="$reader" "$notes" ask "$question" >/dev/null
+echo "notes ask (a process, loading the model): whole answer $(( ($(date +%s%N) - start) / 1000000 )) ms"
+kill -TERM "$server"
+wait "$server" || true

@@ -1,7 +1,9 @@
 // The page's HTTP server: libmicrohttpd (through CMicroHTTPD, opened on first use) on the
-// loopback addresses only, one request at a time, each answered by a Swift function.
+// loopback addresses only, a thread per connection, each request answered by a Swift function
+// with a whole body or a stream of one (an answer as the model writes it).
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// A whole request as the server received it.
 public struct HTTPRequest: Sendable {
@@ -45,15 +47,95 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// The body as it is made, sent chunked after `body` is ignored; nil: `body` is all.
+    public var stream: HTTPBodyStream?
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], stream: HTTPBodyStream? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.stream = stream
     }
 
     public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// A response body written while it is sent: `write` the pieces as they come, then `finish`.
+/// The connection's thread waits in `read` for them. When the client goes away or the server
+/// stops, the stream is closed: what is written is dropped, and `isClosed` tells the writer to stop.
+public final class HTTPBodyStream: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pending: [UInt8] = []
+    private var finished = false
+    private var closed = false
+    private var closing: [@Sendable () -> Void] = []
+
+    public init() {}
+
+    /// Runs `action` once the stream is closed (at once if it is): what writes it can stop.
+    public func onClose(_ action: @escaping @Sendable () -> Void) {
+        condition.lock()
+        if !closed { closing.append(action) }
+        let now = closed
+        condition.unlock()
+        if now { action() }
+    }
+
+    public func write(_ text: String) { write(Array(text.utf8)) }
+
+    public func write(_ bytes: [UInt8]) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !finished, !closed, !bytes.isEmpty else { return }
+        pending += bytes
+        condition.broadcast()
+    }
+
+    /// The body is complete once what was written has been read.
+    public func finish() {
+        condition.lock()
+        defer { condition.unlock() }
+        finished = true
+        condition.broadcast()
+    }
+
+    public var isClosed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return closed
+    }
+
+    /// Nobody reads any more: `read` gives nil, writes are dropped.
+    public func close() {
+        condition.lock()
+        let actions = closed ? [] : closing
+        closed = true
+        closing = []
+        pending = []
+        condition.broadcast()
+        condition.unlock()
+        for action in actions { action() }
+    }
+
+    /// The next bytes written, at most `maximum`, waiting for some; nil once the body is
+    /// complete or the stream closed.
+    public func read(maximum: Int) -> [UInt8]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending.isEmpty, !finished, !closed { condition.wait() }
+        guard !pending.isEmpty else { return nil }
+        let piece = Array(pending.prefix(maximum))
+        pending.removeFirst(piece.count)
+        return piece
+    }
+
+    /// Everything until the end (what a test reads).
+    public func readToEnd() -> [UInt8] {
+        var body: [UInt8] = []
+        while let piece = read(maximum: 65_536) { body += piece }
+        return body
     }
 }
 
@@ -65,10 +147,22 @@ public struct HTTPServerError: Error, CustomStringConvertible {
 public final class HTTPServer: @unchecked Sendable {
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
-    /// What the C callback is given: the handler, kept alive as long as the server.
-    private final class Box {
+    /// What the C callback is given: the handler, kept alive as long as the server, and the
+    /// streams being sent (closed when the server stops, so that no connection waits on one).
+    private final class Box: @unchecked Sendable {
         let handler: Handler
+        let streams = Mutex<[ObjectIdentifier: HTTPBodyStream]>([:])
         init(_ handler: @escaping Handler) { self.handler = handler }
+    }
+
+    /// What a streamed response's C callbacks are given.
+    private final class Sending {
+        let stream: HTTPBodyStream
+        let box: Box
+        init(_ stream: HTTPBodyStream, _ box: Box) {
+            self.stream = stream
+            self.box = box
+        }
     }
 
     private var servers: [OpaquePointer]
@@ -85,9 +179,9 @@ public final class HTTPServer: @unchecked Sendable {
         guard (0...65_535).contains(port) else { throw HTTPServerError(description: "port \(port) is not between 0 and 65535") }
         let box = Unmanaged.passRetained(Box(handler))
         let callback: notes_http_handler = { context, request, respond, responder in
-            let handler = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue().handler
-            let response = handler(HTTPServer.request(request.pointee))
-            HTTPServer.send(response, respond: respond, responder: responder)
+            let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
+            let response = box.handler(HTTPServer.request(request.pointee))
+            HTTPServer.send(response, box: box, respond: respond, responder: responder)
         }
         guard let v4 = notes_http_start(0, UInt16(port), maximumBody, callback, box.toOpaque(), &error, error.count) else {
             box.release()
@@ -103,6 +197,9 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops listening; a request being answered is finished first.
     public func stop() {
+        if !servers.isEmpty {
+            for stream in box.takeUnretainedValue().streams.withLock({ Array($0.values) }) { stream.close() }
+        }
         for server in servers { notes_http_stop(server) }
         if !servers.isEmpty { box.release() }
         servers = []
@@ -125,7 +222,7 @@ public final class HTTPServer: @unchecked Sendable {
                            body: raw.body_too_large != 0 ? [] : body, bodyTooLarge: raw.body_too_large != 0)
     }
 
-    private static func send(_ response: HTTPResponse, respond: @convention(c) (UnsafeMutableRawPointer, UnsafePointer<notes_http_response>) -> Void,
+    private static func send(_ response: HTTPResponse, box: Box, respond: @convention(c) (UnsafeMutableRawPointer, UnsafePointer<notes_http_response>) -> Void,
                              responder: UnsafeMutableRawPointer) {
         // C strings that live until `respond` has copied them.
         let names = response.headers.map { strdup($0.name)! }, values = response.headers.map { strdup($0.value)! }
@@ -134,7 +231,22 @@ public final class HTTPServer: @unchecked Sendable {
         headers.withUnsafeBufferPointer { list in
             response.body.withUnsafeBytes { body in
                 var raw = notes_http_response(status: UInt32(response.status), headers: list.baseAddress, header_count: list.count,
-                                              body: body.baseAddress, body_size: body.count)
+                                              body: body.baseAddress, body_size: body.count, reader: nil, stream: nil, release: nil)
+                if let stream = response.stream {
+                    box.streams.withLock { $0[ObjectIdentifier(stream)] = stream }
+                    raw.stream = Unmanaged.passRetained(Sending(stream, box)).toOpaque()
+                    raw.reader = { context, _, buffer, size in
+                        let sending = Unmanaged<Sending>.fromOpaque(context!).takeUnretainedValue()
+                        guard let piece = sending.stream.read(maximum: size) else { return NOTES_HTTP_END }
+                        piece.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: piece.count) }
+                        return piece.count
+                    }
+                    raw.release = { context in
+                        let sending = Unmanaged<Sending>.fromOpaque(context!).takeRetainedValue()
+                        sending.stream.close()
+                        _ = sending.box.streams.withLock { $0.removeValue(forKey: ObjectIdentifier(sending.stream)) }
+                    }
+                }
                 respond(responder, &raw)
             }
         }

@@ -10,17 +10,15 @@ public final class NotebookPages: @unchecked Sendable {
     let search: NotebookSearch
     let access: PageAccess
     let clock: @Sendable () -> Timestamp
-    /// Opens the reading model's conversation for the ask page, once (it stays loaded); nil: no
-    /// asking here.
-    let openQuestions: (@Sendable () throws -> NotebookQuestions)?
-    private var questions: (day: String, conversation: NotebookQuestions)?
+    /// The ask page's questions, answered one at a time; nil: no asking here.
+    let asking: AskLane?
     /// A request's body past this is refused (413): a note is at most `NoteInput.maximumBytes`.
     public static let maximumBody = NoteInput.maximumBytes + 4_096
 
     public init(notebook: LocalNotebook, home: NotebookHome, embedder: (any TextEmbedding)?, access: PageAccess,
-                clock: @escaping @Sendable () -> Timestamp = { .current }, questions: (@Sendable () throws -> NotebookQuestions)? = nil) {
+                clock: @escaping @Sendable () -> Timestamp = { .current }, questions: (@Sendable () throws -> any QuestionAnswering)? = nil) {
         self.notebook = notebook
-        openQuestions = questions
+        asking = questions.map { AskLane(home: home, open: $0) }
         self.home = home
         search = NotebookSearch(notebook: notebook, embedder: embedder)
         self.access = access
@@ -202,33 +200,26 @@ public final class NotebookPages: @unchecked Sendable {
         return page(status: 200, title: "Tasks", body: body.isEmpty ? "<p>No open tasks.</p>" : body)
     }
 
-    /// A question and its answer with its sources. The answer is waited for whole (a small
-    /// reading model takes seconds); asking reads the notebook and changes nothing, hence a GET.
+    /// A question, then its answer as the model writes it, then its sources: the page is sent
+    /// while it is made (no script needed), and the other pages are served meanwhile. Asking
+    /// reads the notebook and changes nothing, hence a GET.
     private func askPage(_ question: String) throws -> HTTPResponse {
-        var body = "<form method=\"get\" action=\"/ask\" class=\"search\"><input type=\"search\" name=\"q\" value=\"\(HTML.escape(question))\" "
+        let form = "<form method=\"get\" action=\"/ask\" class=\"search\"><input type=\"search\" name=\"q\" value=\"\(HTML.escape(question))\" "
             + "placeholder=\"Ask your notes: when is the piano lesson?\" autocomplete=\"off\"> <button type=\"submit\">Ask</button></form>"
-        guard !question.trimmingCharacters(in: .whitespaces).isEmpty else { return page(status: 200, title: "Ask", body: body) }
+        guard !question.trimmingCharacters(in: .whitespaces).isEmpty else { return page(status: 200, title: "Ask", body: form) }
         // The question stays in the box above the reason it cannot be answered.
-        func unavailable(_ reason: String) -> HTTPResponse { page(status: 503, title: "Ask", body: body + "<p class=\"conflict\">\(HTML.escape(reason))</p>") }
-        guard let openQuestions else { return unavailable("Asking is not available on this page.") }
-        // Opened again on another day: the conversation judges "tomorrow" by the day it was opened.
-        let today = clock().day
-        let questions: NotebookQuestions
+        func unavailable(_ reason: String) -> HTTPResponse { page(status: 503, title: "Ask", body: form + "<p class=\"conflict\">\(HTML.escape(reason))</p>") }
+        guard let asking else { return unavailable("Asking is not available on this page.") }
+        let conversation: any QuestionAnswering
         do {
-            questions = try self.questions.flatMap { $0.day == today ? $0.conversation : nil } ?? openQuestions()
+            conversation = try asking.conversation(day: clock().day)
         } catch let error as AskUnavailableError {
             return unavailable("Cannot ask now: \(error.description).")
         }
-        self.questions = (today, questions)
-        let answer = try waitFor {
-            try await questions.prewarm()
-            return try await questions.ask(question)
-        }
-        body += "<section class=\"answer\"><p>\(HTML.escape(answer.text))</p>"
-        if !answer.sources.isEmpty {
-            body += "<h2>Sources</h2><ul>" + answer.sources.map { "<li><a href=\"/note/\($0.id)\">\(HTML.escape($0.title))</a></li>" }.joined() + "</ul>"
-        }
-        return page(status: 200, title: "Ask", body: body + "</section>")
+        let stream = HTTPBodyStream()
+        stream.write(pageStart(title: "Ask") + form)
+        asking.answer(question, with: conversation, into: stream, pageEnd: Self.pageEnd)
+        return HTTPResponse(status: 200, headers: htmlHeaders, stream: stream)
     }
 
     private func editPage(title: String, action: String, text: String, base: String?, notice: String?, status: Int = 200) -> HTTPResponse {
@@ -314,17 +305,26 @@ public final class NotebookPages: @unchecked Sendable {
         ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin"), ("Cache-Control", "no-store"), ("X-Frame-Options", "DENY"),
     ]
 
+    private var htmlHeaders: [(name: String, value: String)] { [("Content-Type", "text/html; charset=utf-8")] + Self.securityHeaders }
+
     private func html(_ status: Int, _ text: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8")] + Self.securityHeaders, body: Array(text.utf8))
+        HTTPResponse(status: status, headers: htmlHeaders, body: Array(text.utf8))
     }
 
-    private func page(status: Int, title: String, body: String, signedIn: Bool = true) -> HTTPResponse {
+    /// A page's HTML up to its body's content (a streamed page sends this first).
+    private func pageStart(title: String, signedIn: Bool = true) -> String {
         let navigation = signedIn ? "<nav><a href=\"/\">Notes</a> <a href=\"/tasks\">Tasks</a> <a href=\"/search\">Search</a> <a href=\"/ask\">Ask</a> <a href=\"/add\">New note</a></nav>" : ""
-        return html(status, """
+        return """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(HTML.escape(title)) · notes</title><link rel="stylesheet" href="/style.css"><script src="/app.js" defer></script></head>
-            <body>\(navigation)<main><h1>\(HTML.escape(title))</h1>\(body)</main></body></html>
-            """)
+            <body>\(navigation)<main><h1>\(HTML.escape(title))</h1>
+            """
+    }
+
+    static let pageEnd = "</main></body></html>"
+
+    private func page(status: Int, title: String, body: String, signedIn: Bool = true) -> HTTPResponse {
+        html(status, pageStart(title: title, signedIn: signedIn) + body + Self.pageEnd)
     }
 
     private func redirect(_ location: String) -> HTTPResponse {

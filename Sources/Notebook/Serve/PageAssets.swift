@@ -15,6 +15,7 @@ enum PageAssets {
         li.done { color: #888; text-decoration: line-through; } .broken { color: #a33; }
         textarea { width: 100%; font: 15px/1.4 ui-monospace, monospace; } input[type=search] { width: 70%; font-size: 1em; padding: .3em; }
         .conflict { color: #a33; font-weight: bold; } pre { background: #f4f4f4; padding: .6em; overflow-x: auto; }
+        .draft { color: #555; } section.answer:has(.final) .draft { display: none; }
         mark { background: #fff0a0; } .snippet { color: #555; font-size: .9em; }
         svg.graph { width: 100%; max-width: 640px; font-size: 12px; } svg.graph line { stroke-width: 1.5; }
         svg.graph circle { fill: #2d3a4a; } svg.graph circle.self { fill: #c0392b; } svg.graph text.self { font-weight: bold; }
