@@ -4,15 +4,27 @@ interleaved in one run: the same GGUF (the reader model), the same instructions,
 tools over the same notebook, the same question, greedy, 2 threads, 4,096 tokens of context.
 
     run.py NOTES_BINARY ASK_BENCH_BINARY QUESTIONS_DIR [--part tuned|held-out|all] [--limit N]
-           [--peer-every K] [--out RESULTS.jsonl]
+           [--kinds fact,date,...] [--peer-every K] [--out RESULTS.jsonl]
     run.py --report RESULTS.jsonl      (the tables again, from the rows a run wrote)
 
-Questions are asked round-robin over the four kinds, so a run cut short still has each kind.
+The questions are make_questions.py's (187: fact, date, sum, count, lang in Greek, Finnish and
+Polish, followup, none; see its docstring). They are asked round-robin over the kinds (in the
+order of --kinds, all by default), so a run cut short still has each kind. The tables give, by
+part (tuned, held out, all) and side, the answerable questions right, a column per kind with
+answers (for lang and followup, their answerable ones), the unanswerable ones declined (none, and
+lang ones without answers), invented citations and errors; then right and declined by language.
 
 Ours runs in `ask-bench` (the Notebook layer's NotebookQuestions, as `notes ask` runs it, one
-conversation a question). The peer is llama-cpp-python 0.3's "chatml-function-calling" handler:
-its first step is forced to call search_notes (tool_choice naming it, as our first step must call
-a tool), then tool_choice "auto" up to 4 calls. Two things of that handler's are worked around,
+conversation a question). A followup's turns are sent in order, each after the first with
+"continue": true, which ask-bench asks in the same conversation; the last turn is scored (the
+earlier turns' scores are in the row, "ours_turn_scores"), and each turn's transcript is that
+turn's only. The peer is asked followups too, in one conversation: each turn's messages go on
+with the turn before's (its tool outputs and its answer), with the same handles, as ours keeps
+them; a conversation that outgrows the 4,096 tokens is an error of the peer's.
+
+The peer is llama-cpp-python 0.3's "chatml-function-calling" handler: its first step is forced to
+call search_notes (tool_choice naming it, as our first step must call a tool), then tool_choice
+"auto" up to 4 calls. Two things of that handler's are worked around,
 and said here: its template has no place for role "tool" messages (they vanish from the prompt),
 so each tool's output goes back as a user message "Output of TOOL:"; and when "auto" chooses a
 message, the message is generated under the function-name grammar and comes back empty, so the
@@ -39,7 +51,7 @@ DEPS = os.environ.get("NOTES_DEPS", "/opt/notes-deps")
 
 
 def swift_string(name):
-    source = open(os.path.join(ROOT, "Sources", "Notebook", "Ask.swift"), encoding="utf-8").read()
+    source = open(os.path.join(ROOT, "Sources", "Notebook", "Ask", "Ask.swift"), encoding="utf-8").read()
     block = re.search(r"static let %s = \"\"\"\n(.*?)\n\s*\"\"\"" % name, source, re.S).group(1)
     lines = block.split("\n")
     indent = min(len(l) - len(l.lstrip()) for l in lines if l.strip())
@@ -71,6 +83,10 @@ class PeerTools:
         self.notes, self.home = notes, home
         self.db = sqlite3.connect(f"file:{home}/notes.sqlite?mode=ro", uri=True)
         self.handles, self.order = {}, []
+        self.shown, self.searches = [], []
+
+    def begin_turn(self):
+        """A follow-up: the handles stay, as ours keeps them; what is citable and searched is the turn's."""
         self.shown, self.searches = [], []
 
     def show(self, note_id, title):
@@ -130,9 +146,17 @@ class PeerTools:
         return f"There is no tool {name}."
 
 
-def ask_peer(llm, notes, home, question, now_line):
-    tools = PeerTools(notes, home)
-    messages = [{"role": "system", "content": peer_instructions()}, {"role": "user", "content": now_line + "\nQuestion: " + question}]
+def ask_peer(llm, notes, home, question, now_line, conversation=None):
+    """One question; `conversation` is what the turn before returned as "conversation" (its
+    messages with its answer, and its tools), for a follow-up."""
+    prompt = {"role": "user", "content": now_line + "\nQuestion: " + question}
+    if conversation:
+        tools = conversation["tools"]
+        tools.begin_turn()
+        messages = conversation["messages"] + [prompt]
+    else:
+        tools = PeerTools(notes, home)
+        messages = [{"role": "system", "content": peer_instructions()}, prompt]
     start = time.perf_counter()
     first_word = None
     calls = 0
@@ -173,6 +197,7 @@ def ask_peer(llm, notes, home, question, now_line):
             messages.append({"role": "user", "content": f"Output of {name}:\n{output}"})
             calls += 1
     total = time.perf_counter() - start
+    messages.append({"role": "assistant", "content": answer})
     match = re.search(r"Sources?:\s*(.*)$", answer, re.I | re.S)
     cited = re.findall(r"N[0-9]+", match.group(1)) if match else []
     text = answer[: match.start()].strip() if match else answer.strip()
@@ -182,7 +207,37 @@ def ask_peer(llm, notes, home, question, now_line):
         note = by_handle.get(handle) and tools.note(by_handle[handle])
         sources.append({"handle": handle, "shown": handle in tools.shown, "title": note["title"] if note else None})
     return {"answer": text, "sources": sources, "searches": tools.searches, "transcript": transcript,
-            "first_word_ms": 1000 * (first_word or total), "total_ms": 1000 * total}
+            "first_word_ms": 1000 * (first_word or total), "total_ms": 1000 * total,
+            "conversation": {"messages": messages, "tools": tools}}
+
+
+def ask_peer_all(llm, notes, home, question, now_line):
+    """Every turn of the question in one conversation (a single turn but for followups): the
+    result of the last, with the earlier ones' results under "turns"."""
+    results, conversation = [], None
+    for turn in turns(question):
+        result = ask_peer(llm, notes, home, turn["question"], now_line, conversation)
+        conversation = result.pop("conversation")
+        results.append(result)
+    return dict(results[-1], turns=results[:-1]) if len(results) > 1 else results[-1]
+
+
+def turns(question):
+    """The questions asked in order: a followup's turns, or the question alone."""
+    return question.get("turns") or [question]
+
+
+def ask_ours(ours, question):
+    """Every turn to ask-bench, each after the first with "continue" (the same conversation)."""
+    results = []
+    for number, turn in enumerate(turns(question)):
+        request = {"question": turn["question"]}
+        if number:
+            request["continue"] = True
+        ours.stdin.write(json.dumps(request, ensure_ascii=False) + "\n")
+        ours.stdin.flush()
+        results.append(json.loads(ours.stdout.readline()))
+    return dict(results[-1], turns=results[:-1]) if len(results) > 1 else results[-1]
 
 
 def normal(text):
@@ -208,6 +263,12 @@ def score(question, result, side):
     return {"right": right, "declined": declined, "invented": invented, "error": False}
 
 
+KINDS = ("fact", "date", "sum", "count", "lang", "followup", "none")
+# The kinds with answers, a column each (lang and followup: their answerable questions).
+COLUMNS = ("fact", "date", "sum", "count", "lang", "followup")
+LANGUAGES = ("el", "fi", "pl")
+
+
 def summary(rows, side, subset):
     rows = [r for r in rows if subset(r["q"]) and side + "_score" in r]
     answerable = [r for r in rows if r["q"]["answers"]]
@@ -219,9 +280,16 @@ def summary(rows, side, subset):
         "invented citations": sum(x["invented"] for x in s),
         "errors": sum(x["error"] for x in s),
     }
-    for kind in ("fact", "date", "sum"):
+    for kind in COLUMNS:
         k = [r for r in answerable if r["q"]["kind"] == kind]
         line[kind] = f"{sum(r[side + '_score']['right'] for r in k)}/{len(k)}"
+    for language in LANGUAGES:
+        # Every question in the language (lang and followup): answerable right, unanswerable declined.
+        k = [r for r in rows if r["q"].get("language") == language]
+        a = [r for r in k if r["q"]["answers"]]
+        u = [r for r in k if not r["q"]["answers"]]
+        line[language] = (f"{sum(r[side + '_score']['right'] for r in a)}/{len(a)}",
+                          f"{sum(r[side + '_score']['declined'] for r in u)}/{len(u)}")
     return line
 
 
@@ -230,14 +298,26 @@ def percent(fraction):
     return f"{100 * a / b:.0f}%" if b else "-"
 
 
+PARTS = (("tuned", lambda q: not q["held_out"]), ("held out", lambda q: q["held_out"]), ("all", lambda q: True))
+
+
 def report(rows):
-    print("| part | side | answerable right | fact | date | sum | unanswerable declined | invented citations | errors |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for part, subset in (("tuned", lambda q: not q["held_out"]), ("held out", lambda q: q["held_out"]), ("all", lambda q: True)):
+    print("| part | side | answerable right | " + " | ".join(COLUMNS) + " | unanswerable declined | invented citations | errors |")
+    print("| --- " * (len(COLUMNS) + 6) + "|")
+    for part, subset in PARTS:
         for side in ("ours", "peer"):
             s = summary(rows, side, subset)
-            print(f"| {part} | {side} | {s['answerable right']} ({percent(s['answerable right'])}) | {s['fact']} | {s['date']} | {s['sum']} | "
+            print(f"| {part} | {side} | {s['answerable right']} ({percent(s['answerable right'])}) | " + " | ".join(s[k] for k in COLUMNS) + " | "
                   f"{s['unanswerable declined']} ({percent(s['unanswerable declined'])}) | {s['invented citations']} | {s['errors']} |")
+    print()
+    # By language: the lang questions and the followup in Polish; "right" over the answerable ones,
+    # "declined" over the unanswerable ones.
+    print("| part | side | " + " | ".join(f"{l} right | {l} declined" for l in LANGUAGES) + " |")
+    print("| --- " * (2 + 2 * len(LANGUAGES)) + "|")
+    for part, subset in PARTS:
+        for side in ("ours", "peer"):
+            s = summary(rows, side, subset)
+            print(f"| {part} | {side} | " + " | ".join(f"{s[l][0]} | {s[l][1]}" for l in LANGUAGES) + " |")
     print()
     for key, label in (("first_word_ms", "to the first answer word"), ("total_ms", "to the whole answer")):
         # The same questions on both sides (the peer may have been asked only some).
@@ -253,7 +333,7 @@ def check_times(rows):
     # Ours only: the grounding check after an answer whose sources lack some of the question's words.
     ours = [r["ours"] for r in rows if "total_ms" in r["ours"]]
     checked = [o["check_ms"] for o in ours if "check_ms" in o]
-    if ours:
+    if ours and checked:  # rows of a build with the check
         line = f"- ours' grounding check: asked on {len(checked)} of {len(ours)} questions"
         if checked:
             line += f", median {statistics.median(checked) / 1000:.1f} s when asked, {sum(checked) / len(ours) / 1000:.1f} s a question over all"
@@ -278,10 +358,16 @@ def main():
                     help="ask the peer every K-th question only (its figures are then over those), 0 never: ours runs in minutes, the peer in an hour or more")
     ap.add_argument("--part", choices=("tuned", "held-out", "all"), default="all",
                     help="ask only the tuned questions (while tuning: never look at the held-out ones), only the held-out ones, or all")
+    ap.add_argument("--kinds", default=",".join(KINDS),
+                    help="ask only these kinds, comma-separated, in this order round-robin (default: %(default)s)")
     args = ap.parse_args()
     data = json.load(open(os.path.join(args.dir, "questions.json")))
     questions = [q for q in data["questions"] if args.part == "all" or q["held_out"] == (args.part == "held-out")]
-    by_kind = {kind: [q for q in questions if q["kind"] == kind] for kind in ("fact", "date", "sum", "none")}
+    kinds = [k for k in args.kinds.split(",") if k]
+    unknown = set(kinds) - set(KINDS)
+    if unknown:
+        ap.error(f"no kind {', '.join(sorted(unknown))}; the kinds are {', '.join(KINDS)}")
+    by_kind = {kind: [q for q in questions if q["kind"] == kind] for kind in kinds}
     questions = [q for group in zip_longest(*by_kind.values()) for q in group if q]
     if args.limit:
         questions = questions[: args.limit]
@@ -302,14 +388,15 @@ def main():
         os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     out = open(args.out, "w") if args.out else None
     for number, question in enumerate(questions, 1):
-        ours.stdin.write(json.dumps({"question": question["question"]}) + "\n")
-        ours.stdin.flush()
-        mine = json.loads(ours.stdout.readline())
+        mine = ask_ours(ours, question)
         row = {"q": question, "ours": mine, "ours_score": score(question, mine, "ours")}
+        if "turns" in question:
+            # The earlier turns' scores too (not in the tables: the last turn is the question's).
+            row["ours_turn_scores"] = [score(t, r, "ours") for t, r in zip(question["turns"], mine["turns"])]
         peer = {}
         if llm and (number - 1) % args.peer_every == 0:
             try:
-                peer = ask_peer(llm, args.notes, home, question["question"], f"Today is {day} ({weekday}).")
+                peer = ask_peer_all(llm, args.notes, home, question, f"Today is {day} ({weekday}).")
             except Exception as error:  # the peer's failure is a result, not the end of the run
                 peer = {"error": repr(error), "answer": "", "sources": [], "transcript": []}
             row.update(peer=peer, peer_score=score(question, peer, "peer"))
@@ -317,7 +404,8 @@ def main():
         if out:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
             out.flush()
-        print(f"[{number}/{len(questions)}] {question['kind']:4} {question['question'][:50]:50} ours: {mine.get('answer', mine.get('error', ''))[:40]!r} "
+        asked = " / ".join(t["question"] for t in turns(question))
+        print(f"[{number}/{len(questions)}] {question['kind']:8} {asked[:50]:50} ours: {mine.get('answer', mine.get('error', ''))[:40]!r} "
               f"{'ok' if row['ours_score']['right'] or row['ours_score']['declined'] else '--'} {mine.get('total_ms', 0) / 1000:.1f}s | peer: {peer.get('answer', '')[:40]!r} "
               f"{('ok' if row['peer_score']['right'] or row['peer_score']['declined'] else '--') if 'peer_score' in row else 'not asked'} {peer.get('total_ms', 0) / 1000:.1f}s",
               file=sys.stderr, flush=True)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `notes ask` benchmark (issue 17), one run: the 300-note notebook and 74 questions of
-# bench/ask/make_questions.py, each asked of ours (ask-bench: the Notebook layer's flow, as
+# `notes ask` benchmark (issues 17 and 32), one run: the 300-note notebook and 187 questions of
+# bench/ask/make_questions.py (fact, date, sum, count, Greek/Finnish/Polish, two-turn, none), each asked of ours (ask-bench: the Notebook layer's flow, as
 # `notes ask` runs it) and of llama-cpp-python's chat-completion tool calling, interleaved, with
 # the reader model on 2 threads. Rows go to $OUT (default bench/out/ask/results.jsonl, ignored by git: the figures belong in RESULTS.md) as they come;
 # `bench/ask/run.py --report FILE` prints the tables of a run cut short. LIMIT=N asks N questions;

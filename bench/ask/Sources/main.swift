@@ -2,7 +2,9 @@
 // Reads one JSON object a line on stdin ({"question": ...}) and writes one a line on stdout:
 // the answer, its sources, the searches, the transcript, the time to the first answer word and
 // to the whole answer (milliseconds from the question). The model is loaded once; every
-// question is a new conversation, as `notes ask` is.
+// question is a new conversation, as `notes ask` is, but for {"question": ..., "continue": true}:
+// a follow-up, asked in the conversation of the question before (its transcript then has this
+// request's entries only).
 import AI
 import Analysis
 import Foundation
@@ -15,9 +17,10 @@ guard let home = environment["NOTES_HOME"], let model = NoteReader.model(environ
     FileHandle.standardError.write(Data("set NOTES_HOME, and a reader model\n".utf8))
     exit(2)
 }
-let embedder = EmbeddingModel.fromEnvironment(environment)
+// As `notes ask` makes it (NotebookQuestions.open): the model `notes analyze` made the vectors
+// with (multilingual-e5 by default), or the query's vectors match none of the notes'.
+let embedder = TextEmbeddings.fromEnvironment(environment)
 
-// As the CLI's Core/Embeddings.swift makes it (that conformance lives in the executable).
 final class Clockwork: @unchecked Sendable {
     let start = DispatchTime.now()
     var firstWord: Double?
@@ -38,11 +41,21 @@ func describe(_ entry: Transcript.Entry) -> [String: String] {
 }
 
 let now = environment["ASK_NOW"].flatMap { Timestamp(iso8601: $0) } ?? Timestamp.current
+/// The conversation of the last question asked, which a follow-up continues.
+var conversation: NotebookQuestions?
 while let line = readLine() {
     guard let data = line.data(using: .utf8), let request = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
           let question = request["question"] as? String else { continue }
-    let store = try NoteStore.open(home: home, mode: .readOnly)
-    let questions = NotebookQuestions(search: NotebookSearch(store: store, embedder: embedder), model: model, now: now)
+    let continued = request["continue"] as? Bool == true ? conversation : nil
+    let questions: NotebookQuestions
+    if let continued {
+        questions = continued
+    } else {
+        let store = try NoteStore.open(home: home, mode: .readOnly)
+        questions = NotebookQuestions(search: NotebookSearch(store: store, embedder: embedder), model: model, now: now)
+    }
+    conversation = questions
+    let before = continued == nil ? 0 : await questions.transcript.count
     let clock = Clockwork()
     var result: [String: Any] = ["question": question]
     // {"question", "check": {"answer", "sources": [{"id", "title"}]}}: only the grounding check
@@ -62,7 +75,8 @@ while let line = readLine() {
         continue
     }
     do {
-        try await questions.prewarm()
+        // A follow-up's context already holds the conversation so far: the prefix is a new one's.
+        if continued == nil { try await questions.prewarm() }
         let answer = try await questions.ask(question) { event in
             if case .answerText(let text) = event, clock.firstWord == nil, text.contains(where: { $0.isLetter || $0.isNumber }) {
                 clock.firstWord = clock.elapsed()
@@ -84,7 +98,7 @@ while let line = readLine() {
     } catch {
         result["error"] = String(describing: error)
     }
-    result["transcript"] = await questions.transcript.map(describe)
+    result["transcript"] = await questions.transcript.dropFirst(before).map(describe)
     let output = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
     FileHandle.standardOutput.write(output + Data("\n".utf8))
 }
