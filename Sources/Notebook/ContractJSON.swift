@@ -100,6 +100,16 @@ extension Note {
     }
 }
 
+extension AskTurn {
+    /// `{"question", "answer", "sources": [{"id", "title"}]}`.
+    public var json: JSON {
+        .object([
+            ("question", .string(question)), ("answer", .string(answer)),
+            ("sources", .array(sources.map { .object([("id", .string($0.id.rawValue)), ("title", .string($0.title))]) })),
+        ])
+    }
+}
+
 extension NotebookQuestions.Answer {
     /// `{"answer", "sources": [{"id", "title"}], "searches": [...]}`.
     public var json: JSON {

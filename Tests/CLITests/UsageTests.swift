@@ -42,6 +42,8 @@ import Testing
         #expect(try notebook.run(["search"]).status == 64)
         #expect(try notebook.run(["ask"]).status == 64)
         #expect(try notebook.run(["ask", "  "]).status == 64)
+        // Without a question and without a terminal there is no conversation to hold.
+        #expect(try notebook.run(["ask", "--continue"]).status == 64)
     }
 
     /// A checklist line is the most natural note; no option has a space in its name.

@@ -5,6 +5,7 @@ import Foundation
 import Notes
 import Storage
 import Testing
+import TestSupport
 @testable import Notebook
 
 struct AskToolsTests {
@@ -176,5 +177,56 @@ struct AskCheckTests {
         #expect(try questions.completingSources(of: NotebookQuestions.Answer(text: "Your notes do not say.", sources: [], searches: [])).sources.isEmpty)
         let kept = try await questions.checked(completed, question: "How much did the gifts for Dad and Ana cost together?")
         #expect(kept == completed)
+    }
+}
+
+/// A conversation that outlives the process (`notes ask --continue`): the file that keeps it,
+/// and a new session that goes on from it as the old one would have.
+struct AskConversationTests {
+    let directory = TemporaryDirectory()
+    let now = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+
+    @Test func todaysConversationIsKeptAndOnlyToday() throws {
+        let file = AskConversationFile(home: NotebookHome(path: directory.path))
+        #expect(file.load(day: "2026-12-01") == AskConversation(), "no file yet")
+        let source = NotebookQuestions.Source(id: try #require(NoteID("0190f0a0-0000-7000-8000-000000000001")), title: "Kitchen tiles")
+        let saved = AskConversation(turns: [AskTurn(question: "How much were the tiles?", answer: "780 euros.", sources: [source])],
+                                    entries: [["kind": "prompt", "text": "Question: How much were the tiles?"], ["kind": "call", "tool": "search_notes", "text": #"{"query": "tiles"}"#]],
+                                    shown: [source])
+        try file.save(day: "2026-12-01", saved)
+        #expect(file.load(day: "2026-12-01") == saved)
+        #expect(file.load(day: "2026-12-02") == AskConversation(), "yesterday's conversation is not continued")
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: file.path))
+        #expect(file.load(day: "2026-12-01") == AskConversation(), "a damaged file is a fresh start")
+    }
+
+    @Test func aResumedConversationHasTheTranscriptAndHandlesOfTheOneBefore() async throws {
+        let store = try NoteStore(database: Database(path: ":memory:"))
+        let tiles = try NoteInput.makeNote(text: "Kitchen tiles: 780 euros", title: nil, extraTags: [], at: now)
+        let tap = try NoteInput.makeNote(text: "Kitchen tap: 160 euros", title: nil, extraTags: [], at: now)
+        try store.insert(tiles)
+        try store.insert(tap)
+        let entries: [Transcript.Entry] = [
+            .prompt(.init(text: "Question: How much were the tiles?")), .toolCall(.init(toolName: "search_notes", arguments: try GeneratedContent(json: #"{"query": "tiles"}"#))),
+            .toolOutput(.init(toolName: "search_notes", text: "N1 tiles, N2 tap")), .response(.init(text: #"{"answer": "780 euros.", "sources": ["N1"]}"#)),
+            .prompt(.init(text: "Question: And the tap?")), .toolCall(.init(toolName: "read_note", arguments: try GeneratedContent(json: #"{"id": "N2"}"#))),
+            .toolOutput(.init(toolName: "read_note", text: "N2: Kitchen tap: 160 euros")), .response(.init(text: #"{"answer": "160 euros.", "sources": ["N2"]}"#)),
+        ]
+        let earlier = AskConversation(turns: [AskTurn(question: "How much were the tiles?", answer: "780 euros.", sources: [.init(id: tiles.id, title: tiles.title)]),
+                                              AskTurn(question: "And the tap?", answer: "160 euros.", sources: [.init(id: tap.id, title: tap.title)])],
+                                      entries: entries.compactMap(\.stored), shown: [.init(id: tiles.id, title: tiles.title), .init(id: tap.id, title: tap.title)])
+        let next = NotebookQuestions(search: NotebookSearch(store: store, embedder: nil),
+                                     model: LanguageModel(configuration: ModelConfiguration(modelPath: "/nonexistent")), now: now)
+        await next.resume(earlier)
+        #expect(next.turns == earlier.turns)
+        let restored = Array(await next.transcript.dropFirst())
+        #expect(restored == entries, "every entry comes back as it was")
+        #expect(next.sources.handle(of: tiles.id) == "N1" && next.sources.handle(of: tap.id) == "N2", "the handles the entries name")
+        // Saved again, the earlier turn keeps its prompt and answer; the last its tool calls too.
+        let saved = await next.saved()
+        let kept = saved.entries.compactMap(Transcript.Entry.init(stored:))
+        let expected = [entries[0], entries[3]] + Array(entries[4...])
+        #expect(kept == expected)
+        #expect(saved.shown == earlier.shown)
     }
 }

@@ -102,6 +102,17 @@ public actor LanguageModelSession {
 
     var isRespondingNow: Bool { isResponding }
 
+    /// Goes on from a conversation held elsewhere (another process): its entries follow the
+    /// instructions as if said in this session (instructions among them are skipped). Only a
+    /// conversation keeps entries, and only before its first request.
+    public func restore(_ entries: [Transcript.Entry]) {
+        guard isConversation, transcript.count == 1 else { return }
+        for entry in entries {
+            if case .instructions = entry { continue }
+            transcript.append(entry)
+        }
+    }
+
     /// Returns once a response of this session (`respond`, `streamResponse`) has begun
     /// decoding, its prompt evaluated (at once if one has): for acting while a request runs
     /// (cancelling it, asking another) without guessing how long its prompt takes.

@@ -81,6 +81,35 @@ extension Transcript {
     }
 }
 
+extension Transcript.Entry {
+    /// The entry as text fields, to keep a conversation between processes: `kind` (prompt,
+    /// call, output, response), `text`, and `tool` for a call or an output. The instructions
+    /// are the session's own and are not kept.
+    public var stored: [String: String]? {
+        switch self {
+        case .instructions: nil
+        case .prompt(let prompt): ["kind": "prompt", "text": prompt.text]
+        case .toolCall(let call): ["kind": "call", "tool": call.toolName, "text": call.arguments.jsonString]
+        case .toolOutput(let output): ["kind": "output", "tool": output.toolName, "text": output.text]
+        case .response(let response): ["kind": "response", "text": response.text]
+        }
+    }
+
+    /// An entry kept by `stored`; nil for anything else (a damaged file).
+    public init?(stored fields: [String: String]) {
+        guard let text = fields["text"] else { return nil }
+        switch (fields["kind"], fields["tool"]) {
+        case ("prompt", _): self = .prompt(Transcript.Prompt(text: text))
+        case ("response", _): self = .response(Transcript.Response(text: text))
+        case ("output", let tool?): self = .toolOutput(Transcript.ToolOutput(toolName: tool, text: text))
+        case ("call", let tool?):
+            guard let arguments = try? GeneratedContent(json: text) else { return nil }
+            self = .toolCall(Transcript.ToolCall(toolName: tool, arguments: arguments))
+        default: return nil
+        }
+    }
+}
+
 extension Transcript.Instructions {
     /// The instructions, then each tool with its arguments' JSON Schema, then how to call one.
     var systemText: String {

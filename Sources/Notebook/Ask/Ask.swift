@@ -5,6 +5,7 @@ import AI
 import Analysis
 import Notes
 import Storage
+import Synchronization
 
 /// A conversation about the notebook: each question sees the ones before (a follow-up works),
 /// and its sources are guided to be notes the tools returned while answering it.
@@ -55,6 +56,8 @@ public final class NotebookQuestions: Sendable {
     let sources: AskSources
     let notebook: AskNotebook
     let model: LanguageModel
+    /// The conversation's turns so far, those resumed from an earlier process first.
+    private let conversation = Mutex([AskTurn]())
 
     /// `search` is the notebook's hybrid search (words, and meaning when its model is there);
     /// `now` is the day questions are asked on, for "when" and "overdue".
@@ -82,6 +85,38 @@ public final class NotebookQuestions: Sendable {
         get async { await session.transcript }
     }
 
+    /// Every question answered in this conversation, the resumed ones first.
+    public var turns: [AskTurn] { conversation.withLock { $0 } }
+
+    /// The conversation as `AskConversationFile` keeps it: the latest `keptTurns` turns; of
+    /// their entries, each turn's prompt and answer, and the last turn's tool calls and outputs.
+    public func saved() async -> AskConversation {
+        var turnsOfEntries: [[Transcript.Entry]] = []
+        for entry in await session.transcript {
+            switch entry {
+            case .instructions: continue
+            case .prompt: turnsOfEntries.append([entry])
+            default: if !turnsOfEntries.isEmpty { turnsOfEntries[turnsOfEntries.count - 1].append(entry) }
+            }
+        }
+        let kept = turnsOfEntries.suffix(Self.keptTurns)
+        let entries = kept.enumerated().flatMap { index, turn in
+            index == kept.count - 1 ? turn : turn.filter { if case .toolCall = $0 { false } else if case .toolOutput = $0 { false } else { true } }
+        }
+        return AskConversation(turns: Array(turns.suffix(Self.keptTurns)), entries: entries.compactMap(\.stored), shown: sources.shownInOrder)
+    }
+
+    /// Goes on from a conversation saved by another process, before the first question: the
+    /// notes it showed get the same handles again, and the session's transcript its entries.
+    public func resume(_ earlier: AskConversation) async {
+        for note in earlier.shown { _ = sources.show(note.id, title: note.title) }
+        await session.restore(earlier.entries.compactMap(Transcript.Entry.init(stored:)))
+        conversation.withLock { $0 = earlier.turns }
+    }
+
+    /// Turns a saved conversation keeps: enough for "and the one before that?", little of the context.
+    public static let keptTurns = 3
+
     /// Answers `question`, reporting tool calls and the answer's text as they come.
     public func ask(_ question: String, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> Answer {
         let question = question.trimmingWhitespace()
@@ -106,6 +141,7 @@ public final class NotebookQuestions: Sendable {
         }
         guard let final else { throw AskError.noAnswer }
         let answer = try await checked(try completingSources(of: answer(from: final)), question: question, onEvent: onEvent)
+        conversation.withLock { $0.append(AskTurn(question: question, answer: answer.text, sources: answer.sources)) }
         onEvent(.answered(answer))
         return answer
     }

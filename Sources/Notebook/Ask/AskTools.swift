@@ -68,6 +68,14 @@ final class AskSources: Sendable {
 
     func note(_ handle: String) -> Shown? { state.withLock { $0.notes[handle] } }
 
+    /// The handle a note was shown with in this session, if it was.
+    func handle(of id: NoteID) -> String? { state.withLock { $0.handles[id] } }
+
+    /// Every note shown in this session, in the order its handle was given.
+    var shownInOrder: [NotebookQuestions.Source] {
+        state.withLock { state in state.order.compactMap { state.notes[$0] }.map { NotebookQuestions.Source(id: $0.id, title: $0.title) } }
+    }
+
     /// Every handle shown in this session, in the order shown.
     var allHandles: [String] { state.withLock { $0.order } }
     /// The handles shown in this request: the answer's possible sources.

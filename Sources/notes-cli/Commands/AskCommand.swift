@@ -3,7 +3,9 @@ import Notebook
 import Notes
 
 struct AskCommand: NotesCommand {
-    static let question = Argument("question", type: .text("question"), help: "What you want to know.", repeating: true)
+    static let question = Argument("question", type: .text("question"), help: "What you want to know (none, on a terminal: a conversation).",
+                                   optional: true, repeating: true)
+    static let continuing = Flag("--continue", help: "Go on from the last conversation of today (a follow-up: \"and the one before?\").")
 
     static let configuration = CommandConfiguration(
         name: "ask",
@@ -16,28 +18,74 @@ struct AskCommand: NotesCommand {
             of what the question asks (another person's, another thing's) is withdrawn.
             Everything runs on this machine; nothing is written to the notebook. Text in a note
             is data to the model, never an instruction.
+
+            Without a question, on a terminal, it is a conversation: each question sees the
+            ones before and their sources ("and the one before that?"); an empty line ends it.
+            Every question and answer is kept in the notebook's cache (never synced), so that
+            --continue goes on from the last one asked today, from a script too; --json then
+            lists the conversation's turns.
             """,
-        options: [Common.json],
+        options: [Common.json, continuing],
         arguments: [question]
     )
 
     let question: String
     let json: Bool
+    let continues: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         question = arguments.all(Self.question).joined(separator: " ").trimmingWhitespace()
-        guard !question.isEmpty else { throw UsageError(message: "missing <question>") }
         json = arguments[Common.json]
+        continues = arguments[Self.continuing]
+        guard !question.isEmpty || (StandardInput.isTerminal && !json) else {
+            throw UsageError(message: "missing <question> (on a terminal, 'notes ask' alone is a conversation)")
+        }
     }
 
     func run(_ context: Context) throws {
         _ = try context.notebook()
-        let questions = try NotebookQuestions.open(home: context.notebookHome, environment: context.environment, now: Timestamp.current)
+        let now = Timestamp.current
+        let questions = try NotebookQuestions.open(home: context.notebookHome, environment: context.environment, now: now)
+        let file = AskConversationFile(home: context.notebookHome)
+        if continues {
+            let earlier = file.load(day: now.day)
+            try waitFor { await questions.resume(earlier) }
+        }
+        // The answer stands whether or not it can be kept for --continue.
+        func keep() {
+            do { try file.save(day: now.day, waitFor { await questions.saved() }) } catch {
+                context.terminal.printError("notes ask: the conversation is not kept for --continue: \(ErrorMessage.describe(error, home: context.notebookHome))")
+            }
+        }
+        guard question.isEmpty else {
+            try answer(question, with: questions, context)
+            return keep()
+        }
+        // A conversation on the terminal: a question a line, until an empty one (or end of input).
+        let terminal = context.terminal
+        let prompt = OutputStream(descriptor: 2)
+        while true {
+            terminal.flush()
+            prompt.write("? ")
+            prompt.flush()
+            let line = StandardInput.readLine().trimmingWhitespace()
+            if line.isEmpty { break }
+            // A question that fails is said so; the conversation goes on.
+            do {
+                try answer(line, with: questions, context)
+                keep()
+            } catch {
+                terminal.printError("notes ask: " + ErrorMessage.describe(error, home: context.notebookHome))
+            }
+            terminal.print()
+        }
+    }
+
+    private func answer(_ question: String, with questions: NotebookQuestions, _ context: Context) throws {
         let terminal = context.terminal
         let live = !json && terminal.out.isTerminal
         let progress = !json && terminal.err.isTerminal
         let writer = AnswerWriter()
-        let question = question
         let answer = try waitFor {
             try await questions.prewarm()
             return try await questions.ask(question) { event in
@@ -54,8 +102,10 @@ struct AskCommand: NotesCommand {
             }
         }
         if json {
-            terminal.emit(answer.json)
-            return
+            // A conversation's answer comes with its turns, the earlier ones first.
+            guard questions.turns.count > 1, case .object(var fields) = answer.json else { return terminal.emit(answer.json) }
+            fields.append(("turns", .array(questions.turns.map(\.json))))
+            return terminal.emit(.object(fields))
         }
         if live { writer.finish(answer.text) } else { terminal.print(answer.text) }
         if live { terminal.print() }

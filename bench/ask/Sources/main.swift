@@ -41,21 +41,26 @@ func describe(_ entry: Transcript.Entry) -> [String: String] {
 }
 
 let now = environment["ASK_NOW"].flatMap { Timestamp(iso8601: $0) } ?? Timestamp.current
-/// The conversation of the last question asked, which a follow-up continues.
+/// The conversation of the last question asked, which a follow-up continues: in the same
+/// session (as `notes ask` on a terminal), or with ASK_FOLLOWUP=resume in a new one that is given
+/// the turns (as `notes ask --continue` in another process).
 var conversation: NotebookQuestions?
+let resumes = environment["ASK_FOLLOWUP"] == "resume"
 while let line = readLine() {
     guard let data = line.data(using: .utf8), let request = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
           let question = request["question"] as? String else { continue }
     let continued = request["continue"] as? Bool == true ? conversation : nil
     let questions: NotebookQuestions
-    if let continued {
+    if let continued, !resumes {
         questions = continued
     } else {
         let store = try NoteStore.open(home: home, mode: .readOnly)
         questions = NotebookQuestions(search: NotebookSearch(store: store, embedder: embedder), model: model, now: now)
+        // As `notes ask --continue` goes on in a new process: from the turns alone.
+        if let continued { await questions.resume(continued.saved()) }
     }
     conversation = questions
-    let before = continued == nil ? 0 : await questions.transcript.count
+    let before = continued == nil || resumes ? 0 : await questions.transcript.count
     let clock = Clockwork()
     var result: [String: Any] = ["question": question]
     // {"question", "check": {"answer", "sources": [{"id", "title"}]}}: only the grounding check
@@ -76,7 +81,7 @@ while let line = readLine() {
     }
     do {
         // A follow-up's context already holds the conversation so far: the prefix is a new one's.
-        if continued == nil { try await questions.prewarm() }
+        if continued == nil || resumes { try await questions.prewarm() }
         let answer = try await questions.ask(question) { event in
             if case .answerText(let text) = event, clock.firstWord == nil, text.contains(where: { $0.isLetter || $0.isNumber }) {
                 clock.firstWord = clock.elapsed()
