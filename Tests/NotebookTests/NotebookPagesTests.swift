@@ -1,6 +1,7 @@
 // `notes serve`'s pages in-process, request by request: who may see and change the notebook
 // (token, cookie, Host, origin, CSRF value), the pages, ticking a task in the note's text, an
 // edit that would overwrite a change made elsewhere, and bad input answered with a status.
+import AI
 import Foundation
 import Notes
 import Testing
@@ -245,6 +246,32 @@ struct AskPageTests {
         #expect(text.contains("<p class=\"draft\">Size 43</p><p class=\"how\">Checking that the notes speak of: sister</p>"))
         #expect(text.contains("<div class=\"final\"><p>Your notes do not say.</p></div>"))
         #expect(!text.contains("Sources"))
+    }
+
+    /// A conversation whose transcript no longer fits the model's context, until opened anew.
+    final class OutgrownQuestions: QuestionAnswering, @unchecked Sendable {
+        let outgrown: Bool
+        init(outgrown: Bool) { self.outgrown = outgrown }
+        func prewarm() async throws {}
+        func ask(_ question: String, onEvent: @escaping @Sendable (NotebookQuestions.Event) -> Void) async throws -> NotebookQuestions.Answer {
+            if outgrown { throw GenerationError.exceededContextWindowSize(tokens: 5_000, contextSize: 4_096) }
+            onEvent(.answerText("At 9:30."))
+            return .init(text: "At 9:30.", sources: [], searches: [])
+        }
+    }
+
+    @Test func aConversationThatOutgrewTheContextGivesWayToANewOne() async throws {
+        let home = NotebookHome(path: directory.path)
+        let opened = Counter()
+        let pages = NotebookPages(notebook: try LocalNotebook.open(home), home: home, embedder: nil, access: PageAccess(port: 8765, token: "t", csrf: "c"),
+                                  questions: { opened.increment(); return OutgrownQuestions(outgrown: opened.value == 1) })
+        let response = pages.respond(to: HTTPRequest(method: "GET", path: "/ask", headers: ["Host": "127.0.0.1:8765", "Cookie": "notes_token_8765=t"],
+                                                     arguments: ["q": "when is the dentist?"]))
+        let stream = try #require(response.stream)
+        let text = String(decoding: try await onOwnThread { stream.readToEnd() }, as: UTF8.self)
+        #expect(text.contains("<p class=\"how\">A new conversation: the one before outgrew the model&#39;s context.</p><p class=\"draft\">At 9:30.</p>"), "\(text)")
+        #expect(text.contains("<div class=\"final\"><p>At 9:30.</p>"))
+        #expect(opened.value == 2)
     }
 
     @Test func aFailureEndsThePageWithTheReason() async throws {

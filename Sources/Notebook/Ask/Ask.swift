@@ -88,9 +88,16 @@ public final class NotebookQuestions: Sendable {
     /// Every question answered in this conversation, the resumed ones first.
     public var turns: [AskTurn] { conversation.withLock { $0 } }
 
-    /// The conversation as `AskConversationFile` keeps it: the latest `keptTurns` turns; of
-    /// their entries, each turn's prompt and answer, and the last turn's tool calls and outputs.
-    public func saved() async -> AskConversation {
+    /// True when `error` says the conversation has outgrown the model's context: its transcript
+    /// is never cut, so the caller goes on in a new one (`saved(turns: 1)` carries the last turn).
+    public static func outgrewContext(_ error: any Error) -> Bool {
+        if case GenerationError.exceededContextWindowSize = error { return true }
+        return false
+    }
+
+    /// The conversation as `AskConversationFile` keeps it: the latest `turns` turns; of their
+    /// entries, each turn's prompt and answer, and the last turn's tool calls and outputs.
+    public func saved(turns kept: Int = keptTurns) async -> AskConversation {
         var turnsOfEntries: [[Transcript.Entry]] = []
         for entry in await session.transcript {
             switch entry {
@@ -99,11 +106,11 @@ public final class NotebookQuestions: Sendable {
             default: if !turnsOfEntries.isEmpty { turnsOfEntries[turnsOfEntries.count - 1].append(entry) }
             }
         }
-        let kept = turnsOfEntries.suffix(Self.keptTurns)
-        let entries = kept.enumerated().flatMap { index, turn in
-            index == kept.count - 1 ? turn : turn.filter { if case .toolCall = $0 { false } else if case .toolOutput = $0 { false } else { true } }
+        let last = turnsOfEntries.suffix(kept)
+        let entries = last.enumerated().flatMap { index, turn in
+            index == last.count - 1 ? turn : turn.filter { if case .toolCall = $0 { false } else if case .toolOutput = $0 { false } else { true } }
         }
-        return AskConversation(turns: Array(turns.suffix(Self.keptTurns)), entries: entries.compactMap(\.stored), shown: sources.shownInOrder)
+        return AskConversation(turns: Array(turns.suffix(kept)), entries: entries.compactMap(\.stored), shown: sources.shownInOrder)
     }
 
     /// Goes on from a conversation saved by another process, before the first question: the

@@ -58,18 +58,39 @@ final class AskLane: Sendable {
         }
     }
 
+    /// A new conversation in place of `old` (unless another question replaced it already).
+    private func reopen(_ old: any QuestionAnswering) throws -> any QuestionAnswering {
+        try opened.withLock { opened in
+            guard let current = opened else { return try open() }
+            if current.conversation as AnyObject !== old as AnyObject { return current.conversation }
+            let fresh = try open()
+            opened = (current.day, fresh)
+            return fresh
+        }
+    }
+
     /// Writes into `stream`, as they come: what the model looked up, the answer's words, then the
     /// answer as checked with its sources, then `pageEnd`. A reader that goes away cancels it.
     func answer(_ question: String, with conversation: any QuestionAnswering, into stream: HTTPBodyStream, pageEnd: String) {
         let home = self.home
         let page = AnswerPage(stream)
-        let answering: Question = { executor in
-            let answer = Task(executorPreference: executor) {
-                try await conversation.prewarm()
-                return try await conversation.ask(question) { page.show($0) }
+        let answering: Question = { [self] executor in
+            func answered(by conversation: any QuestionAnswering) async -> Result<NotebookQuestions.Answer, any Error> {
+                let answer = Task(executorPreference: executor) {
+                    try await conversation.prewarm()
+                    return try await conversation.ask(question) { page.show($0) }
+                }
+                stream.onClose { answer.cancel() }
+                return await answer.result
             }
-            stream.onClose { answer.cancel() }
-            switch await answer.result {
+            var result = await answered(by: conversation)
+            // Its transcript is never cut: a conversation that outgrew the model's context
+            // gives way to a new one, and the question is asked there.
+            if case let .failure(error) = result, NotebookQuestions.outgrewContext(error), let fresh = try? reopen(conversation) {
+                page.note("A new conversation: the one before outgrew the model's context.")
+                result = await answered(by: fresh)
+            }
+            switch result {
             case let .success(answer): page.finish(answer)
             case let .failure(error): page.fail(ErrorMessage.describe(error, home: home))
             }
@@ -125,6 +146,13 @@ final class AnswerPage: @unchecked Sendable {
             html += "<h2>Sources</h2><ul>" + answer.sources.map { "<li><a href=\"/note/\($0.id)\">\(HTML.escape($0.title))</a></li>" }.joined() + "</ul>"
         }
         stream.write(html + "</div></section>")
+    }
+
+    /// A line about the answer's course, in the place of the draft.
+    /// The draft so far stays as written; what comes next starts a new one.
+    func note(_ text: String) {
+        stream.write(closeDraft() + "<p class=\"how\">" + HTML.escape(text) + "</p>")
+        state.withLock { $0.shown = "" }
     }
 
     func fail(_ reason: String) {

@@ -45,22 +45,35 @@ struct AskCommand: NotesCommand {
     func run(_ context: Context) throws {
         _ = try context.notebook()
         let now = Timestamp.current
-        let questions = try NotebookQuestions.open(home: context.notebookHome, environment: context.environment, now: now)
+        var questions = try NotebookQuestions.open(home: context.notebookHome, environment: context.environment, now: now)
         let file = AskConversationFile(home: context.notebookHome)
         if continues {
-            let earlier = file.load(day: now.day)
-            try waitFor { await questions.resume(earlier) }
+            let earlier = file.load(day: now.day), resumed = questions
+            try waitFor { await resumed.resume(earlier) }
         }
         // The answer stands whether or not it can be kept for --continue.
         func keep() {
-            do { try file.save(day: now.day, waitFor { await questions.saved() }) } catch {
+            let current = questions
+            do { try file.save(day: now.day, waitFor { await current.saved() }) } catch {
                 context.terminal.printError("notes ask: the conversation is not kept for --continue: \(ErrorMessage.describe(error, home: context.notebookHome))")
             }
         }
-        guard question.isEmpty else {
-            try answer(question, with: questions, context)
-            return keep()
+        // A conversation that no longer fits the model's context goes on in a new one, from its last turn.
+        func ask(_ line: String) throws {
+            do {
+                try answer(line, with: questions, context)
+            } catch where NotebookQuestions.outgrewContext(error) {
+                let old = questions
+                let last = try waitFor { await old.saved(turns: 1) }
+                let fresh = try NotebookQuestions.open(home: context.notebookHome, environment: context.environment, now: now)
+                try waitFor { await fresh.resume(last) }
+                questions = fresh
+                context.terminal.printError("(the conversation outgrew the model's context: it goes on from the last question)")
+                try answer(line, with: fresh, context)
+            }
+            keep()
         }
+        guard question.isEmpty else { return try ask(question) }
         // A conversation on the terminal: a question a line, until an empty one (or end of input).
         let terminal = context.terminal
         let prompt = OutputStream(descriptor: 2)
@@ -71,10 +84,7 @@ struct AskCommand: NotesCommand {
             let line = StandardInput.readLine().trimmingWhitespace()
             if line.isEmpty { break }
             // A question that fails is said so; the conversation goes on.
-            do {
-                try answer(line, with: questions, context)
-                keep()
-            } catch {
+            do { try ask(line) } catch {
                 terminal.printError("notes ask: " + ErrorMessage.describe(error, home: context.notebookHome))
             }
             terminal.print()
