@@ -107,9 +107,14 @@ public final class NotebookQuestions: Sendable {
             }
         }
         let last = turnsOfEntries.suffix(kept)
-        let entries = last.enumerated().flatMap { index, turn in
-            index == last.count - 1 ? turn : turn.filter { if case .toolCall = $0 { false } else if case .toolOutput = $0 { false } else { true } }
+        // What was said, without the tools' part (which the last turn keeps).
+        func said(_ entry: Transcript.Entry) -> Bool {
+            switch entry {
+            case .toolCall, .toolOutput: false
+            default: true
+            }
         }
+        let entries = last.enumerated().flatMap { index, turn in index == last.count - 1 ? turn : turn.filter(said) }
         return AskConversation(turns: Array(turns.suffix(kept)), entries: entries.compactMap(\.stored), shown: sources.shownInOrder)
     }
 

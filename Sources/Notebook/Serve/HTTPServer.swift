@@ -47,7 +47,7 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
-    /// The body as it is made, sent chunked after `body` is ignored; nil: `body` is all.
+    /// The body as it is made, sent chunked (`body` is then not sent); nil: `body` is all.
     public var stream: HTTPBodyStream?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], stream: HTTPBodyStream? = nil) {
@@ -64,7 +64,7 @@ public struct HTTPResponse: Sendable {
 
 /// A response body written while it is sent: `write` the pieces as they come, then `finish`.
 /// The connection's thread waits in `read` for them. When the client goes away or the server
-/// stops, the stream is closed: what is written is dropped, and `isClosed` tells the writer to stop.
+/// stops, the stream is closed: what is written is dropped, and `onClose` tells the writer to stop.
 public final class HTTPBodyStream: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [UInt8] = []
@@ -99,12 +99,6 @@ public final class HTTPBodyStream: @unchecked Sendable {
         defer { condition.unlock() }
         finished = true
         condition.broadcast()
-    }
-
-    public var isClosed: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return closed
     }
 
     /// Nobody reads any more: `read` gives nil, writes are dropped.

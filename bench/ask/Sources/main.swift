@@ -45,11 +45,13 @@ let now = environment["ASK_NOW"].flatMap { Timestamp(iso8601: $0) } ?? Timestamp
 /// session (as `notes ask` on a terminal), or with ASK_FOLLOWUP=resume in a new one that is given
 /// the turns (as `notes ask --continue` in another process).
 var conversation: NotebookQuestions?
+/// ASK_FOLLOWUP=fresh asks every turn in a conversation of its own (the baseline: no follow-ups).
 let resumes = environment["ASK_FOLLOWUP"] == "resume"
+let fresh = environment["ASK_FOLLOWUP"] == "fresh"
 while let line = readLine() {
     guard let data = line.data(using: .utf8), let request = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
           let question = request["question"] as? String else { continue }
-    let continued = request["continue"] as? Bool == true ? conversation : nil
+    let continued = request["continue"] as? Bool == true && !fresh ? conversation : nil
     let questions: NotebookQuestions
     if let continued, !resumes {
         questions = continued
