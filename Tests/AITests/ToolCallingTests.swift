@@ -55,8 +55,12 @@ final class LookupTool: Tool {
     let name: String
     let description = "Looks a word up."
     let calls = Mutex<[Arguments]>([])
+    let isOffered: Bool
 
-    init(name: String) { self.name = name }
+    init(name: String, isOffered: Bool = true) {
+        self.name = name
+        self.isOffered = isOffered
+    }
 
     func call(arguments: Arguments) async throws -> String {
         calls.withLock { $0.append(arguments) }
@@ -175,6 +179,20 @@ let shortAnswer = GenerationSchema.object("Reply", properties: [
             // The tools and the call format are in the system message.
             let system = try #require(backend.steps.first?.first)
             #expect(system.role == .system && system.content.contains("- look: Looks a word up.") && system.content.contains("\"name\""))
+        }
+    }
+
+    @Test func aToolNotOfferedIsNeverCalled() async throws {
+        for seed in UInt64(0)..<12 {
+            let offered = LookupTool(name: "look")
+            let withdrawn = LookupTool(name: "find", isOffered: false)
+            let session = LanguageModelSession(backend: FakeConversationModel(seed: seed), tools: [offered, withdrawn], maximumToolCalls: 3)
+            // Required to call a tool, the step can only call the one offered.
+            _ = try await session.respond(to: "Find it.", options: GenerationOptions(sampling: .random(top: 6, seed: seed), maximumResponseTokens: 80)) {
+                transcript in transcript.count > 2 ? .answer(shortAnswer) : .callTool()
+            }
+            let made = (offered: offered.calls.withLock { $0.count }, withdrawn: withdrawn.calls.withLock { $0.count })
+            #expect(made.withdrawn == 0 && made.offered >= 1, "seed \(seed)")
         }
     }
 

@@ -204,6 +204,13 @@ struct NotebookPagesTests {
 struct AskPageTests {
     let directory = TemporaryDirectory()
 
+    @Test func eachToolCallIsToldInTheUsersWords() {
+        #expect(AnswerPage.describe(tool: "add_up", arguments: #"{"items": ["N1 Brake pads: 240 euros", "N2 Car test: 55 euros"]}"#)
+            == "Added up N1 Brake pads: 240 euros + N2 Car test: 55 euros")
+        #expect(AnswerPage.describe(tool: "count_notes", arguments: #"{"N1 Run 8 Nov": "yes", "N2 Cardio": "no", "N3 Run 15 Nov": "yes"}"#) == "Counted 2 notes")
+        #expect(AnswerPage.describe(tool: "read_note", arguments: #"{"id": "N2"}"#) == "Read note N2")
+    }
+
     /// A conversation that answers at once with `drafts` as its text so far, then `answer`.
     struct ScriptedQuestions: QuestionAnswering {
         var drafts: [String]

@@ -94,7 +94,7 @@ extension LanguageModelSession {
             var total = GenerationStatistics.zero
             var calls = 0
             while true {
-                var offered = calls < maximumToolCalls ? tools : []
+                var offered = calls < maximumToolCalls ? tools.filter(\.isOffered) : []
                 let answerSchema: GenerationSchema??
                 switch next?(transcript) {
                 case nil:

@@ -17,10 +17,18 @@ public protocol Tool<Arguments, Output>: Sendable {
     /// narrow its arguments to what the conversation has seen so far (the instructions show the
     /// model the schema as it was when the session began).
     var parameters: GenerationSchema { get }
+    /// Whether the model may call it at the next step (asked before every step): a tool with
+    /// nothing left to do for this request (every note shown already read whole) is left out of
+    /// the step's choices, so the model spends no step on it.
+    var isOffered: Bool { get }
 
     /// Runs the tool. What it throws ends the request with `GenerationError.toolCallFailed`,
     /// naming this tool.
     func call(arguments: Arguments) async throws -> Output
+}
+
+extension Tool {
+    public var isOffered: Bool { true }
 }
 
 extension Tool where Arguments: Generable {

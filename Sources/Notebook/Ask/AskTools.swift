@@ -37,16 +37,39 @@ final class AskSources: Sendable {
         var order: [String] = []
         var thisRequest: [String] = []
         var searches: [String] = []
+        /// Notes whose whole text the model has seen (a search's uncut start, or a read).
+        var wholeShown: Set<String> = []
+        /// What the notes shown in this request state as amounts, and what code made of them.
+        var amounts: [AskAmount] = []
+        var results: [AskResult] = []
+        /// The time the question names, which a count is held to.
+        var period: AskPeriod?
     }
 
     private let state = Mutex(State())
 
-    /// A request begins: nothing is citable yet, no search made.
-    func beginRequest() {
+    /// A request begins: nothing is citable yet, no search made; a count is held to `period`.
+    func beginRequest(period: AskPeriod? = nil) {
         state.withLock {
+            $0.period = period
             $0.thisRequest = []
             $0.searches = []
+            $0.amounts = []
+            $0.results = []
         }
+    }
+
+    /// The note's handle, now citable in this request; `text` is what the model was shown of
+    /// it (the amounts it states can be added up), `whole` whether that is all of it.
+    func show(_ id: NoteID, title: String, text: String, whole: Bool) -> String {
+        let handle = show(id, title: title)
+        state.withLock { state in
+            if whole { state.wholeShown.insert(handle) }
+            for amount in AskAmount.amounts(in: text, handle: handle) where !state.amounts.contains(amount) {
+                state.amounts.append(amount)
+            }
+        }
+        return handle
     }
 
     /// The note's handle, now citable in this request.
@@ -83,6 +106,14 @@ final class AskSources: Sendable {
     var searches: [String] { state.withLock { $0.searches } }
 
     func recordSearch(_ query: String) { state.withLock { $0.searches.append(query) } }
+
+    /// Shown handles whose whole text the model has not seen: what `read_note` may read.
+    var partlyShown: [String] { state.withLock { state in state.order.filter { !state.wholeShown.contains($0) } } }
+    var amounts: [AskAmount] { state.withLock { $0.amounts } }
+    /// The totals and counts made in this request, in order.
+    var results: [AskResult] { state.withLock { $0.results } }
+    func record(_ result: AskResult) { state.withLock { $0.results.append(result) } }
+    var period: AskPeriod? { state.withLock { $0.period } }
 }
 
 /// How much of a note a tool shows: search results show the start of each note, `read_note`
@@ -120,8 +151,9 @@ struct SearchNotesTool: Tool {
         let notes = try hits.compactMap { id in try notebook.withSearch { try $0.note(id) } }
         guard !notes.isEmpty else { return "No note matches \"\(arguments.query)\"." }
         return notes.map { note in
-            let handle = sources.show(note.id, title: note.title)
-            return AskText.heading(handle, note) + ": " + AskText.cut(note.body, characters: AskLimits.snippetCharacters)
+            let snippet = AskText.cut(note.body, characters: AskLimits.snippetCharacters)
+            let handle = sources.show(note.id, title: note.title, text: snippet, whole: !snippet.hasSuffix("…"))
+            return AskText.heading(handle, note) + ": " + snippet
         }.joined(separator: "\n")
     }
 }
@@ -137,9 +169,13 @@ struct ReadNoteTool: Tool {
     let name = "read_note"
     let description = "Returns the whole text of one note, by the handle a search or the task list gave it."
 
-    /// The handles shown so far: a read names a note the model has seen.
+    /// Offered while a note shown has more to read than was shown.
+    var isOffered: Bool { !sources.partlyShown.isEmpty }
+
+    /// The handles shown so far and not seen whole: a read names a note the model has seen
+    /// part of (reading a note shown whole would spend a step on nothing new).
     var parameters: GenerationSchema {
-        let handles = sources.allHandles
+        let handles = sources.partlyShown
         return .object("ReadNote", properties: [
             .init("id", description: "the note's handle, such as N1",
                   handles.isEmpty ? .string(pattern: "N[1-9][0-9]{0,2}") : .string(anyOf: handles)),
@@ -151,8 +187,9 @@ struct ReadNoteTool: Tool {
               let note = try notebook.withSearch({ try $0.note(shown.id) }) else {
             return "No note \(arguments.handle) has been shown: search first."
         }
-        let handle = sources.show(note.id, title: note.title)
-        return AskText.heading(handle, note) + ":\n" + NoteReader.cut(note.body, toBytes: AskLimits.readBytes)
+        let text = NoteReader.cut(note.body, toBytes: AskLimits.readBytes)
+        let handle = sources.show(note.id, title: note.title, text: text, whole: true)
+        return AskText.heading(handle, note) + ":\n" + text
     }
 }
 

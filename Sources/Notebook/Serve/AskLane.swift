@@ -173,6 +173,8 @@ final class AnswerPage: @unchecked Sendable {
         case "search_notes": return "Searched the notes for “\(fields["query"] as? String ?? arguments)”"
         case "read_note": return "Read note " + (fields["id"] as? String ?? "")
         case "list_tasks": return "Listed the tasks"
+        case "add_up": return "Added up " + ((fields["items"] as? [String])?.joined(separator: " + ") ?? "amounts")
+        case "count_notes": return "Counted \(fields.values.filter { $0 as? String == "yes" }.count) notes"
         default: return "Used \(tool)"
         }
     }

@@ -1,0 +1,302 @@
+// Arithmetic by code for `notes ask`: the model picks what to add up or count, among what the
+// tools showed it, and code computes. A small model writes "120 + 45 + 780 = 945" for a total
+// of two notes, and "2" for three migraines it has just been shown.
+import AI
+import Notes
+
+/// An amount a note states: a number with its unit ("240 euros", "£120", "5 km").
+struct AskAmount: Equatable, Sendable {
+    var handle: String
+    var value: Double
+    /// The canonical unit ("euros", "pounds", "km"...), what amounts are added up by.
+    var unit: String
+    /// As the note writes it.
+    var text: String
+
+    /// What the model chooses: `N1: 240 euros`.
+    var choice: String { handle + ": " + text }
+
+    /// Words and signs that make a number an amount, by their canonical unit. A number without
+    /// one (a day, a time, a room number) is not offered for adding up.
+    static let units: [String: String] = {
+        var units: [String: String] = [:]
+        let groups: [String: [String]] = [
+            "euros": ["euro", "euros", "eur", "€", "ευρώ", "euroa", "euroja"],
+            "pounds": ["pound", "pounds", "gbp", "£", "quid"],
+            "dollars": ["dollar", "dollars", "usd", "$"],
+            "złoty": ["zł", "zl", "pln", "złoty", "złotych", "zlotys"],
+            "km": ["km", "kilometre", "kilometres", "kilometer", "kilometers", "χλμ", "kilometriä"],
+            "miles": ["mile", "miles"],
+            "kg": ["kg", "kilo", "kilos", "κιλά"],
+            "hours": ["hour", "hours", "hrs", "h", "ώρες", "tuntia"],
+            "minutes": ["minute", "minutes", "min", "mins", "λεπτά", "minuuttia"],
+        ]
+        for (unit, words) in groups { for word in words { units[word] = unit } }
+        return units
+    }()
+
+    static let symbols: [Character: String] = ["€": "euros", "£": "pounds", "$": "dollars"]
+
+    /// The amounts `text` states, in order, each once.
+    static func amounts(in text: String, handle: String) -> [AskAmount] {
+        let tokens = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        var found: [AskAmount] = []
+        for (index, raw) in tokens.enumerated() {
+            var token = Substring(trimmed(Substring(raw)))
+            var unit: String?
+            if let first = token.first, let symbol = symbols[first] { unit = symbol; token = token.dropFirst() }
+            if let last = token.last, let symbol = symbols[last] { unit = symbol; token = token.dropLast() }
+            guard let value = number(token) else { continue }
+            var text = trimmed(Substring(raw))
+            if unit == nil, index + 1 < tokens.count {
+                let next = trimmed(Substring(tokens[index + 1]))
+                if let named = units[next.lowercased()] {
+                    unit = named
+                    text += " " + next
+                }
+            }
+            guard let unit else { continue }
+            let amount = AskAmount(handle: handle, value: value, unit: unit, text: text)
+            if !found.contains(where: { $0.text == amount.text }) { found.append(amount) }
+        }
+        return found
+    }
+
+    /// The token without the punctuation around it.
+    static func trimmed(_ token: Substring) -> String {
+        var token = token
+        while let last = token.last, ",.;:!?)\"'".contains(last) { token = token.dropLast() }
+        while let first = token.first, "(\"'".contains(first) { token = token.dropFirst() }
+        return String(token)
+    }
+
+    /// "240", "4.6", "23,5" (a decimal comma), "1,150" and "1.150" (thousands); nil for anything
+    /// else (a time "26:40", a code "KX-5521", a room "14C").
+    static func number(_ token: Substring) -> Double? {
+        guard let first = token.first, first.isASCII, first.isNumber,
+              token.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "." || $0 == "," }) else { return nil }
+        let parts = token.split(separator: ",", omittingEmptySubsequences: false).flatMap { $0.split(separator: ".", omittingEmptySubsequences: false) }
+        guard parts.allSatisfy({ !$0.isEmpty }) else { return nil }
+        if parts.count == 1 { return Double(token) }
+        // Groups of three after the first: thousands. One separator before one or two digits: a decimal.
+        if parts.dropFirst().allSatisfy({ $0.count == 3 }) && parts.count > 2 || (parts.count == 2 && parts[1].count == 3 && token.contains(",")) {
+            return Double(parts.joined())
+        }
+        guard parts.count == 2 else { return nil }
+        return Double(parts[0] + "." + parts[1])
+    }
+
+    static func format(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        if rounded == rounded.rounded() { return String(Int64(rounded)) }
+        var text = String(rounded)
+        if let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 3 { text = String(text[..<text.index(dot, offsetBy: 3)]) }
+        return text
+    }
+}
+
+/// A total or a count code made in this request, which the answer must state (or it is replaced).
+struct AskResult: Equatable, Sendable {
+    /// The figure alone ("295", "3").
+    var figure: String
+    /// The answer that states it, should the model's not.
+    var statement: String
+    /// The notes it was made from, in order.
+    var handles: [String]
+
+    static let numberWords = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+
+    /// Whether `text` states `figure`: as a number (with or without thousands' separators), or
+    /// a small whole one as an English word.
+    static func states(_ figure: String, _ text: String) -> Bool {
+        let runs = text.split { !$0.isNumber && $0 != "," && $0 != "." }.map { AskAmount.number(Substring(AskAmount.trimmed($0))) }
+        if let value = Double(figure), runs.contains(where: { $0 == value }) { return true }
+        guard let whole = Int(figure), whole < numberWords.count else { return false }
+        return AskText.wordList(text).contains(numberWords[whole]) || (whole < 3 && text.lowercased().split(separator: " ").contains(Substring(numberWords[whole])))
+    }
+}
+
+/// What the model picks for a total or a count: items of a list of choices, each naming its
+/// note by title as well as by handle (given handles alone, a small model picks the first and
+/// stops).
+struct AskPicks: ConvertibleFromGeneratedContent {
+    var picked: [String]
+    init(_ content: GeneratedContent) throws(GenerationDecodingError) { picked = try content.value(forProperty: "items") }
+
+    static func schema(_ name: String, _ description: String, choices: [String], minimumCount: Int) -> GenerationSchema {
+        .object(name, properties: [
+            .init("items", description: description,
+                  .array(of: choices.isEmpty ? .string(pattern: "N[1-9][0-9]{0,2} [^\"]{1,40}") : .string(anyOf: choices),
+                         minimumCount: minimumCount, maximumCount: 12)),
+        ])
+    }
+}
+
+struct AddUpTool: Tool {
+    let notebook: AskNotebook
+    let sources: AskSources
+    let name = "add_up"
+    let description = "Adds up amounts the notes state, for a total: give each amount to add; returns the total."
+
+    /// Offered when the notes shown in this request state two amounts or more.
+    var isOffered: Bool { sources.amounts.count >= 2 }
+
+    func choice(_ amount: AskAmount) -> String { amount.handle + " " + (sources.note(amount.handle)?.title ?? "") + ": " + amount.text }
+
+    var parameters: GenerationSchema {
+        AskPicks.schema("AddUp", "the amounts to add, each with its note", choices: sources.amounts.map(choice), minimumCount: 2)
+    }
+
+    func call(arguments: AskPicks) async throws -> String {
+        let shown = sources.amounts
+        var picked: [AskAmount] = []
+        for choice in arguments.picked {
+            guard let amount = shown.first(where: { self.choice($0) == choice }) else { return "No note shown in this question states \"\(choice)\"." }
+            if !picked.contains(amount) { picked.append(amount) }
+        }
+        // A total "last month" is of the notes written then, whatever else the model picked.
+        var outside: [String] = []
+        if let period = sources.period {
+            let days = try picked.map { amount in try sources.note(amount.handle).flatMap { shown in try notebook.withSearch { try $0.note(shown.id) } }?.created.day }
+            outside = zip(picked, days).filter { !period.contains($0.1 ?? "") }.map { $0.0.text + " (" + (sources.note($0.0.handle)?.title ?? "") + ", " + ($0.1 ?? "") + ")" }
+            picked = zip(picked, days).filter { period.contains($0.1 ?? "") }.map(\.0)
+        }
+        let left = outside.isEmpty ? "" : " Not added, written at another time than " + (sources.period?.description ?? "") + ": " + outside.joined(separator: ", ") + "."
+        guard picked.count >= 2 else {
+            return (picked.isEmpty ? "Nothing to add." : "Only one amount: " + picked[0].text + " (" + (sources.note(picked[0].handle)?.title ?? "") + ").") + left
+        }
+        var units: [String] = []
+        for amount in picked where !units.contains(amount.unit) { units.append(amount.unit) }
+        let sums = units.map { unit in picked.filter { $0.unit == unit }.reduce(0) { $0 + $1.value } }
+        let total = zip(sums, units).map { AskAmount.format($0) + " " + $1 }.joined(separator: " and ")
+        let terms = picked.map { $0.text + " (" + (sources.note($0.handle)?.title ?? $0.handle) + ")" }.joined(separator: " + ")
+        var handles: [String] = []
+        for amount in picked where !handles.contains(amount.handle) { handles.append(amount.handle) }
+        sources.record(AskResult(figure: AskAmount.format(sums[0]), statement: total + " in all: " + terms + ".", handles: handles))
+        let mixed = units.count > 1 ? " (in different units, so not added into one)" : ""
+        return "Total: " + total + mixed + ", from " + terms + "." + left
+    }
+}
+
+struct CountNotesTool: Tool {
+    let notebook: AskNotebook
+    let sources: AskSources
+    let name = "count_notes"
+    let description = "Counts the notes that tell of something (how many times, how often): give every note shown that tells of it; returns how many, in the time the question names."
+
+    var isOffered: Bool { !sources.citable.isEmpty }
+
+    func choice(_ handle: String) -> String { handle + " " + (sources.note(handle)?.title ?? "") }
+
+    /// A "yes" or "no" for each note shown, by its handle and title: given a list to fill, the
+    /// small model names one note and stops.
+    var parameters: GenerationSchema {
+        let choices = sources.citable.isEmpty ? ["N1"] : sources.citable.map(choice)
+        return .object("CountNotes", properties: choices.map { .init($0, .string(anyOf: ["yes", "no"])) })
+    }
+
+    func call(arguments: GeneratedContent) async throws -> String {
+        guard case .structure(let properties, let keys) = arguments.kind else { return "Say \"yes\" or \"no\" for each note." }
+        let picked = keys.filter { key in if case .string("yes")? = properties[key]?.kind { true } else { false } }
+        let period = sources.period
+        var kept: [(handle: String, title: String, day: String)] = []
+        var left: [String] = []
+        for choice in picked {
+            guard let handle = sources.citable.first(where: { self.choice($0) == choice }), let shown = sources.note(handle),
+                  let note = try notebook.withSearch({ try $0.note(shown.id) }) else {
+                return "No note \"\(choice)\" has been shown in this question: search first."
+            }
+            guard !kept.contains(where: { $0.handle == handle }) else { continue }
+            let day = note.created.day
+            if period?.contains(day) ?? true {
+                kept.append((handle, note.title, day))
+            } else {
+                left.append(handle + " " + AskText.quoted(note.title) + " (" + day + ")")
+            }
+        }
+        let when = period.map { " written " + $0.description } ?? ""
+        var output = "\(kept.count) note\(kept.count == 1 ? "" : "s")\(when)"
+        output += kept.isEmpty ? "." : ": " + kept.map { "\($0.handle) \(AskText.quoted($0.title)) (\($0.day))" }.joined(separator: ", ") + "."
+        if !left.isEmpty { output += " Not counted, written at another time: " + left.joined(separator: ", ") + "." }
+        let times = "\(kept.count) time\(kept.count == 1 ? "" : "s")"
+        let statement = times + (period.map { " " + $0.name } ?? "") + (kept.isEmpty ? "." : ": " + kept.map(\.title).joined(separator: ", ") + ".")
+        sources.record(AskResult(figure: String(kept.count), statement: statement, handles: kept.map(\.handle)))
+        return output
+    }
+}
+
+/// A span of days a count is held to, named as the model chooses it, computed from today.
+struct AskPeriod: Equatable, Sendable {
+    static let anyTime = "any time"
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+    static let names = [anyTime, "today", "this week", "last week", "this month", "last month", "this year", "last year"]
+        + monthNames.map { "in " + $0 }
+
+    var name: String
+    /// First and last day, `YYYY-MM-DD`, both included; nil for any time.
+    var days: (first: String, last: String)?
+
+    static func == (a: AskPeriod, b: AskPeriod) -> Bool { a.name == b.name && a.days?.first == b.days?.first && a.days?.last == b.days?.last }
+
+    init?(_ name: String, now: Timestamp) {
+        self.name = name
+        let today = now.day
+        let year = Int(today.prefix(4))!, month = Int(today.dropFirst(5).prefix(2))!
+        func monthSpan(_ year: Int, _ month: Int) -> (String, String) {
+            let prefix = AskPeriod.fourDigits(year) + "-" + (month < 10 ? "0" : "") + String(month) + "-"
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            return (prefix + "01", prefix + String([31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]))
+        }
+        func day(_ offset: Int) -> String { Timestamp(milliseconds: now.milliseconds + Int64(offset) * 86_400_000).day }
+        switch name {
+        case Self.anyTime: days = nil
+        case "today": days = (today, today)
+        case "this week", "last week":
+            let monday = -(Self.weekdayIndex(now))
+            let start = name == "this week" ? monday : monday - 7
+            days = (day(start), day(start + 6))
+        case "this month": days = monthSpan(year, month)
+        case "last month": days = month == 1 ? monthSpan(year - 1, 12) : monthSpan(year, month - 1)
+        case "this year": days = (AskPeriod.fourDigits(year) + "-01-01", AskPeriod.fourDigits(year) + "-12-31")
+        case "last year": days = (AskPeriod.fourDigits(year - 1) + "-01-01", AskPeriod.fourDigits(year - 1) + "-12-31")
+        default:
+            guard name.hasPrefix("in "), let index = Self.monthNames.firstIndex(of: String(name.dropFirst(3))) else { return nil }
+            // The latest such month that has begun.
+            days = monthSpan(index + 1 <= month ? year : year - 1, index + 1)
+        }
+    }
+
+    func contains(_ day: String) -> Bool {
+        guard let days else { return true }
+        return day >= days.first && day <= days.last
+    }
+
+    var description: String {
+        guard let days else { return Self.anyTime }
+        return name + " (" + days.first + " to " + days.last + ")"
+    }
+
+    /// The time a question names ("last month", "in November", "this year"), if it names one.
+    static func named(in question: String, now: Timestamp) -> AskPeriod? {
+        let words = question.lowercased().split { !$0.isLetter }.map(String.init)
+        let text = " " + words.joined(separator: " ") + " "
+        for name in names.dropFirst() where text.contains(" " + name.lowercased() + " ") { return AskPeriod(name, now: now) }
+        // A month named alone ("my November runs"); not "may", which is mostly the verb.
+        for (index, month) in monthNames.enumerated() where month != "May" && words.contains(month.lowercased()) {
+            return AskPeriod("in " + monthNames[index], now: now)
+        }
+        return nil
+    }
+
+    static func fourDigits(_ year: Int) -> String {
+        let digits = String(year)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// Monday 0 ... Sunday 6.
+    static func weekdayIndex(_ time: Timestamp) -> Int {
+        // 1970-01-01 was a Thursday (3 from Monday).
+        let days = time.milliseconds >= 0 ? time.milliseconds / 86_400_000 : (time.milliseconds - 86_399_999) / 86_400_000
+        return Int(((days + 3) % 7 + 7) % 7)
+    }
+}

@@ -1,0 +1,148 @@
+// Arithmetic by code in `notes ask` (issue 32): the amounts offered for a total, the time a
+// question names, the total and the count the tools make, and an answer held to them.
+@testable import AI
+import Notes
+import Storage
+import Testing
+@testable import Notebook
+
+struct AskArithmeticTests {
+    /// A Tuesday.
+    let now = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+
+    @Test func amountsAreNumbersWithAUnit() {
+        func texts(_ text: String) -> [String] { AskAmount.amounts(in: text, handle: "N1").map(\.text) }
+        #expect(texts("Garage bill for the car: new brake pads, 240 euros.") == ["240 euros"])
+        #expect(texts("Train tickets: £120 return, and €48.50 for the taxi") == ["£120", "€48.50"])
+        #expect(texts("5 km park run in 26:40, then 23,5 km on Sunday") == ["5 km", "23,5 km"])
+        #expect(texts("Room 214, code KX-5521, seat 14C, 3 hours, 1,150 euros") == ["3 hours", "1,150 euros"])
+        #expect(texts("Τα παπούτσια κόστισαν 89 ευρώ.") == ["89 ευρώ"])
+        #expect(AskAmount.amounts(in: "1,150 euros and 23,5 km and 4.6 kg", handle: "N2").map(\.value) == [1150, 23.5, 4.6])
+        #expect(AskAmount.amounts(in: "1,150 euros", handle: "N2").first?.unit == "euros")
+        #expect(AskAmount.amounts(in: "£5 and 7 pounds", handle: "N2").map(\.unit) == ["pounds", "pounds"])
+        #expect(AskAmount.format(23.5) == "23.5" && AskAmount.format(295) == "295" && AskAmount.format(0.1 + 0.2) == "0.3")
+    }
+
+    @Test func theTimeAQuestionNamesIsADaySpanFromToday() throws {
+        func span(_ question: String) -> String? {
+            AskPeriod.named(in: question, now: now).map { ($0.days?.first ?? "") + ".." + ($0.days?.last ?? "") }
+        }
+        #expect(span("How many times did I go jogging last month?") == "2026-11-01..2026-11-30")
+        #expect(span("How many bad headaches did I have in November?") == "2026-11-01..2026-11-30")
+        #expect(span("How many times have I donated blood this year?") == "2026-01-01..2026-12-31")
+        // Monday to Sunday around Tuesday 1 December.
+        #expect(span("What did I spend this week?") == "2026-11-30..2026-12-06")
+        #expect(span("What did I spend last week?") == "2026-11-23..2026-11-29")
+        // A month still to come this year is last year's.
+        #expect(try #require(AskPeriod("in February", now: Timestamp(iso8601: "2026-01-10T09:00:00Z")!)).days?.first == "2025-02-01")
+        #expect(try #require(AskPeriod("in February", now: Timestamp(iso8601: "2028-03-10T09:00:00Z")!)).days?.last == "2028-02-29")
+        #expect(try #require(AskPeriod("last month", now: Timestamp(iso8601: "2027-01-04T09:00:00Z")!)).days?.first == "2026-12-01")
+        #expect(span("How many jobs have I applied for?") == nil)
+        #expect(span("What may I bring?") == nil)
+    }
+
+    @Test func whetherAnAnswerStatesAFigure() {
+        #expect(AskResult.states("295", "You spent 295 euros."))
+        #expect(AskResult.states("1150", "1,150 euros in all"))
+        #expect(AskResult.states("23.5", "23,5 km"))
+        #expect(AskResult.states("3", "Three times."))
+        #expect(!AskResult.states("295", "240 + 55 + 84 = 379 euros"))
+        #expect(!AskResult.states("3", "2 times"))
+    }
+
+    /// Three notes shown by a search in one request, the first two in November.
+    func shown() async throws -> (AskNotebook, AskSources, [Note]) {
+        let store = try NoteStore(database: Database(path: ":memory:"))
+        var notes: [Note] = []
+        for (text, day) in [("Brake pads: garage bill, 240 euros", "2026-11-28"), ("Car test: paid 55 euros for the inspection", "2026-11-25"),
+                            ("Car wash: 12 euros at the station", "2026-10-30")] {
+            let note = try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: Timestamp(iso8601: day + "T10:00:00Z")!)
+            try store.insert(note)
+            notes.append(note)
+        }
+        let notebook = AskNotebook(search: NotebookSearch(store: store, embedder: nil), now: now)
+        let sources = AskSources()
+        return (notebook, sources, notes)
+    }
+
+    func search(_ words: String, _ notebook: AskNotebook, _ sources: AskSources) async throws {
+        _ = try await SearchNotesTool(notebook: notebook, sources: sources).call(arguments: try .init(GeneratedContent(json: #"{"query": "\#(words)"}"#)))
+    }
+
+    @Test func aTotalIsAddedUpByCodeFromTheAmountsPicked() async throws {
+        let (notebook, sources, notes) = try await shown()
+        sources.beginRequest()
+        let addUp = AddUpTool(notebook: notebook, sources: sources)
+        #expect(!addUp.isOffered)
+        try await search("euros", notebook, sources)
+        #expect(addUp.isOffered)
+        let choices = sources.amounts.map(addUp.choice)
+        #expect(choices.count == 3 && choices.allSatisfy { $0.hasPrefix("N") })
+        // The schema offers exactly the amounts shown.
+        guard case .object(let object) = addUp.parameters, case .array(let items) = object.properties[0].schema,
+              case .string(let item) = items.items else { Issue.record("not a list of strings"); return }
+        #expect(item.anyOf == choices && items.minimumCount == 2)
+        let pads = try #require(choices.first { $0.contains("240") }), test = try #require(choices.first { $0.contains("55") })
+        let output = try await addUp.call(arguments: AskPicks(GeneratedContent(json: #"{"items": ["\#(pads)", "\#(test)"]}"#)))
+        #expect(output.hasPrefix("Total: 295 euros, from 240 euros ("), "\(output)")
+        let result = try #require(sources.results.last)
+        #expect(result.figure == "295" && result.handles.compactMap { sources.note($0)?.id } == [notes[0].id, notes[1].id])
+        // A choice no note shown states is refused, not added.
+        #expect(try await addUp.call(arguments: AskPicks(GeneratedContent(json: #"{"items": ["N9 Rent: 900 euros", "\#(pads)"]}"#))).hasPrefix("No note shown"))
+        // The model's answer with the wrong total is replaced by the code's; its sources become the notes added.
+        let wrong = NotebookQuestions.Answer(text: "240 + 55 + 12 = 307 euros", sources: [], searches: [])
+        let fixed = NotebookQuestions.stating(result, in: wrong, sources: sources)
+        #expect(fixed.text == "295 euros in all: 240 euros (\(notes[0].title)) + 55 euros (\(notes[1].title)).")
+        #expect(fixed.sources.map(\.id) == [notes[0].id, notes[1].id])
+        let right = NotebookQuestions.Answer(text: "You spent 295 euros on the car.", sources: [], searches: [])
+        #expect(NotebookQuestions.stating(result, in: right, sources: sources).text == right.text)
+        let declined = NotebookQuestions.Answer(text: AskCheck.declined, sources: [], searches: [])
+        #expect(NotebookQuestions.stating(result, in: declined, sources: sources) == declined)
+    }
+
+    @Test func aTotalInATimeAddsOnlyTheNotesWrittenThen() async throws {
+        let (notebook, sources, _) = try await shown()
+        sources.beginRequest(period: AskPeriod("last month", now: now))
+        try await search("euros", notebook, sources)
+        let addUp = AddUpTool(notebook: notebook, sources: sources)
+        let all = sources.amounts.map(addUp.choice).map { "\"\($0)\"" }.joined(separator: ", ")
+        let output = try await addUp.call(arguments: AskPicks(GeneratedContent(json: #"{"items": [\#(all)]}"#)))
+        #expect(output.hasPrefix("Total: 295 euros"), "\(output)")
+        #expect(output.contains("Not added, written at another time than last month (2026-11-01 to 2026-11-30): 12 euros ("))
+    }
+
+    @Test func aCountIsOfTheNotesSaidYesInTheTimeTheQuestionNames() async throws {
+        let (notebook, sources, notes) = try await shown()
+        sources.beginRequest(period: AskPeriod("last month", now: now))
+        let count = CountNotesTool(notebook: notebook, sources: sources)
+        #expect(!count.isOffered)
+        try await search("euros", notebook, sources)
+        let keys = sources.citable.map(count.choice)
+        guard case .object(let object) = count.parameters else { Issue.record("not an object"); return }
+        #expect(object.properties.map(\.name) == keys)
+        let json = "{" + keys.map { "\"\($0)\": \"yes\"" }.joined(separator: ", ") + "}"
+        let output = try await count.call(arguments: GeneratedContent(json: json))
+        #expect(output.hasPrefix("2 notes written last month (2026-11-01 to 2026-11-30): "), "\(output)")
+        #expect(output.contains("Not counted, written at another time: ") && output.contains("(2026-10-30)"))
+        let result = try #require(sources.results.last)
+        #expect(result.figure == "2" && Set(result.handles.compactMap { sources.note($0)?.id }) == [notes[0].id, notes[1].id])
+        #expect(result.statement.hasPrefix("2 times last month: "))
+        // "no" is not counted.
+        let one = "{" + keys.enumerated().map { "\"\($1)\": \"\($0 == 0 ? "yes" : "no")\"" }.joined(separator: ", ") + "}"
+        #expect(try await count.call(arguments: GeneratedContent(json: one)).hasPrefix("1 note written last month"))
+    }
+
+    @Test func aNoteShownWholeIsNotOfferedForReading() async throws {
+        let (notebook, sources, _) = try await shown()
+        sources.beginRequest()
+        let read = ReadNoteTool(notebook: notebook, sources: sources)
+        #expect(!read.isOffered)
+        try await search("euros", notebook, sources)
+        // Each note is shorter than a search result's start: there is nothing more to read.
+        #expect(!read.isOffered && sources.partlyShown.isEmpty)
+        let long = try NoteInput.makeNote(text: "Long note " + String(repeating: "word ", count: 100), title: nil, extraTags: [], at: now)
+        try notebook.withSearch { try $0.store.insert(long) }
+        try await search("word", notebook, sources)
+        #expect(read.isOffered && sources.partlyShown.count == 1)
+    }
+}
