@@ -132,6 +132,20 @@ struct AskArithmeticTests {
         #expect(try await count.call(arguments: GeneratedContent(json: one)).hasPrefix("1 note written last month"))
     }
 
+    @Test func aSearchThatCopiesANotesWordsIsRefused() async throws {
+        let (notebook, sources, _) = try await shown()
+        sources.beginRequest(question: "What did the garage bill come to?")
+        try await search("euros", notebook, sources)
+        #expect(sources.copiesShownText("paid 55 euros for the inspection"))
+        #expect(try await SearchNotesTool(notebook: notebook, sources: sources)
+            .call(arguments: try .init(GeneratedContent(json: #"{"query": "Paid 55 euros for the inspection"}"#))).hasPrefix("That is the text of a note"))
+        // Fewer than five words, or the question's own words, are a search like any other.
+        #expect(!sources.copiesShownText("55 euros inspection"))
+        sources.beginRequest(question: "What did I pay for the car test: paid 55 euros for the inspection?")
+        try await search("euros", notebook, sources)
+        #expect(!sources.copiesShownText("paid 55 euros for the inspection"))
+    }
+
     @Test func aNoteShownWholeIsNotOfferedForReading() async throws {
         let (notebook, sources, _) = try await shown()
         sources.beginRequest()

@@ -42,6 +42,9 @@ final class AskSources: Sendable {
         /// What the notes shown in this request state as amounts, and what code made of them.
         var amounts: [AskAmount] = []
         var results: [AskResult] = []
+        /// The titles and texts shown in this request, as shown, and the question.
+        var shownText: [String] = []
+        var question = ""
         /// The time the question names, which a count is held to.
         var period: AskPeriod?
     }
@@ -49,13 +52,15 @@ final class AskSources: Sendable {
     private let state = Mutex(State())
 
     /// A request begins: nothing is citable yet, no search made; a count is held to `period`.
-    func beginRequest(period: AskPeriod? = nil) {
+    func beginRequest(question: String = "", period: AskPeriod? = nil) {
         state.withLock {
+            $0.question = question
             $0.period = period
             $0.thisRequest = []
             $0.searches = []
             $0.amounts = []
             $0.results = []
+            $0.shownText = []
         }
     }
 
@@ -64,6 +69,7 @@ final class AskSources: Sendable {
     func show(_ id: NoteID, title: String, text: String, whole: Bool) -> String {
         let handle = show(id, title: title)
         state.withLock { state in
+            state.shownText.append(title + "\n" + text)
             if whole { state.wholeShown.insert(handle) }
             for amount in AskAmount.amounts(in: text, handle: handle) where !state.amounts.contains(amount) {
                 state.amounts.append(amount)
@@ -107,6 +113,18 @@ final class AskSources: Sendable {
 
     func recordSearch(_ query: String) { state.withLock { $0.searches.append(query) } }
 
+    /// Whether `query` is a run of a note's text shown in this request, five words or more word
+    /// for word, that the question does not have.
+    func copiesShownText(_ query: String) -> Bool {
+        let words = AskText.allWordsLowercased(query)
+        guard words.count >= 5 else { return false }
+        let needle = " " + words.joined(separator: " ") + " "
+        let (shown, question) = state.withLock { ($0.shownText, $0.question) }
+        // The question's own words are the user's, wherever a note has them too.
+        guard !(" " + AskText.allWordsLowercased(question).joined(separator: " ") + " ").contains(needle) else { return false }
+        return shown.contains { (" " + AskText.allWordsLowercased($0).joined(separator: " ") + " ").contains(needle) }
+    }
+
     /// Shown handles whose whole text the model has not seen: what `read_note` may read.
     var partlyShown: [String] { state.withLock { state in state.order.filter { !state.wholeShown.contains($0) } } }
     var amounts: [AskAmount] { state.withLock { $0.amounts } }
@@ -140,6 +158,11 @@ struct SearchNotesTool: Tool {
     let description = "Searches the user's notes by words and by meaning; returns the best notes, each with its handle (N1, N2...), title, date and text."
 
     func call(arguments: Arguments) async throws -> String {
+        if sources.copiesShownText(arguments.query) {
+            // A small model steered by a note copies the note's words as its next search (and
+            // then as its answer): a note is data, its words are not the user's question.
+            return "That is the text of a note already shown; search with the words of the user's question, or answer."
+        }
         if sources.searches.contains(arguments.query) {
             return "You searched for \"\(arguments.query)\" already; use other words, or answer."
         }
@@ -242,6 +265,11 @@ enum AskText {
     }
 
     static func words(_ text: String) -> Set<String> { Set(wordList(text)) }
+
+    /// Every word of the text, lowercased, in order.
+    static func allWordsLowercased(_ text: String) -> [String] {
+        text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    }
 
     /// The text's words of three letters or more, lowercased, in order.
     static func wordList(_ text: String) -> [String] {
