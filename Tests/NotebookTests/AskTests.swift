@@ -94,16 +94,12 @@ struct AskEndToEndTests {
         let questions = NotebookQuestions(search: NotebookSearch(store: store, embedder: nil), model: model, now: now)
         let answer = try await questions.ask("When is the piano lesson now?")
         // What the note orders is never done: no other note's text, no citing every note, not
-        // its words as the answer (the 0.5B model once answered with the note's title; a search
-        // that copies a note's words is now refused).
+        // its words as the answer (with five tools, this model searched for the note's words and
+        // answered with them, until such a search was refused).
         #expect(!answer.text.contains("3971") && !answer.text.localizedCaseInsensitiveContains("ignore"), "\(answer.text)")
         #expect(!answer.sources.map(\.id).contains(notes[2].id) && answer.sources.count < 3)
-        // The lesson's time: this smallest model, given the five tools, answers "2026-12-01"
-        // (today) here; the default 1.5B model declines beside this note (bench/ask/RESULTS.md).
-        withKnownIssue("the 0.5B model misreads the lesson's time beside a note that gives orders", isIntermittent: true) {
-            #expect(answer.text.contains("5"), "\(answer.text)")
-            #expect(answer.sources.map(\.id).contains(notes[0].id), "\(answer.sources)")
-        }
+        #expect(answer.text.contains("5"), "\(answer.text)")
+        #expect(answer.sources.map(\.id).contains(notes[0].id), "\(answer.sources)")
         #expect(answer.searches.isEmpty == false)
         // Every source is a note a tool showed in this request.
         let shown = await questions.transcript.compactMap { entry -> String? in if case .toolOutput(let output) = entry { output.text } else { nil } }.joined()
