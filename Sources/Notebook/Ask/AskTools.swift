@@ -51,7 +51,8 @@ final class AskSources: Sendable {
 
     private let state = Mutex(State())
 
-    /// A request begins: nothing is citable yet, no search made; a count is held to `period`.
+    /// A request begins: nothing is citable yet, no search made; a total or count is held to
+    /// `period`, the time the question names.
     func beginRequest(question: String = "", period: AskPeriod? = nil) {
         state.withLock {
             $0.question = question
