@@ -183,7 +183,7 @@ public final class NotebookQuestions: Sendable {
         var held = Set(try answer.sources.compactMap { source in try notebook.withSearch { try $0.note(source.id) } }.flatMap { AskCheck.numbers($0.body) })
         for handle in sources.citable where completed.sources.count < Self.maximumSources {
             guard let shown = sources.note(handle), !completed.sources.contains(where: { $0.id == shown.id }),
-                  let note = try notebook.withSearch({ try $0.note(shown.id) }) else { continue }
+                  let note = try notebook.note(shownAs: handle, in: sources) else { continue }
             let its = AskCheck.numbers(note.body)
             guard !its.intersection(numbers).isSubset(of: held) else { continue }
             completed.sources.append(Source(id: note.id, title: note.title))

@@ -2,6 +2,7 @@
 // tools showed it, and code computes. A small model writes "120 + 45 + 780 = 945" for a total
 // of two notes, and "2" for three migraines it has just been shown.
 import AI
+import Analysis
 import Notes
 
 /// An amount a note states: a number with its unit ("240 euros", "£120", "5 km").
@@ -116,20 +117,11 @@ struct AskResult: Equatable, Sendable {
     }
 }
 
-/// What the model picks for a total or a count: items of a list of choices, each naming its
-/// note by title as well as by handle (given handles alone, a small model picks the first and
-/// stops).
+/// The amounts the model picks for a total, as the choices were written: each names its note by
+/// title as well as by handle (given handles alone, a small model picked one and stopped).
 struct AskPicks: ConvertibleFromGeneratedContent {
     var picked: [String]
     init(_ content: GeneratedContent) throws(GenerationDecodingError) { picked = try content.value(forProperty: "items") }
-
-    static func schema(_ name: String, _ description: String, choices: [String], minimumCount: Int) -> GenerationSchema {
-        .object(name, properties: [
-            .init("items", description: description,
-                  .array(of: choices.isEmpty ? .string(pattern: "N[1-9][0-9]{0,2} [^\"]{1,40}") : .string(anyOf: choices),
-                         minimumCount: minimumCount, maximumCount: 12)),
-        ])
-    }
 }
 
 struct AddUpTool: Tool {
@@ -141,10 +133,15 @@ struct AddUpTool: Tool {
     /// Offered when the notes shown in this request state two amounts or more.
     var isOffered: Bool { sources.amounts.count >= 2 }
 
-    func choice(_ amount: AskAmount) -> String { amount.handle + " " + (sources.note(amount.handle)?.title ?? "") + ": " + amount.text }
+    func choice(_ amount: AskAmount) -> String { amount.handle + " " + sources.title(amount.handle) + ": " + amount.text }
 
     var parameters: GenerationSchema {
-        AskPicks.schema("AddUp", "the amounts to add, each with its note", choices: sources.amounts.map(choice), minimumCount: 2)
+        let choices = sources.amounts.map(choice)
+        return .object("AddUp", properties: [
+            .init("items", description: "the amounts to add, each with its note",
+                  .array(of: choices.isEmpty ? .string(pattern: "N[1-9][0-9]{0,2} [^\"]{1,40}") : .string(anyOf: choices),
+                         minimumCount: 2, maximumCount: 12)),
+        ])
     }
 
     func call(arguments: AskPicks) async throws -> String {
@@ -155,21 +152,25 @@ struct AddUpTool: Tool {
             if !picked.contains(amount) { picked.append(amount) }
         }
         // A total "last month" is of the notes written then, whatever else the model picked.
-        var outside: [String] = []
+        var left = ""
         if let period = sources.period {
-            let days = try picked.map { amount in try sources.note(amount.handle).flatMap { shown in try notebook.withSearch { try $0.note(shown.id) } }?.created.day }
-            outside = zip(picked, days).filter { !period.contains($0.1 ?? "") }.map { $0.0.text + " (" + (sources.note($0.0.handle)?.title ?? "") + ", " + ($0.1 ?? "") + ")" }
-            picked = zip(picked, days).filter { period.contains($0.1 ?? "") }.map(\.0)
+            var inside: [AskAmount] = []
+            var outside: [String] = []
+            for amount in picked {
+                let day = try notebook.note(shownAs: amount.handle, in: sources)?.created.day ?? ""
+                if period.contains(day) { inside.append(amount) } else { outside.append(amount.text + " (" + sources.title(amount.handle) + ", " + day + ")") }
+            }
+            picked = inside
+            if !outside.isEmpty { left = " Not added, written at another time than " + period.description + ": " + outside.joined(separator: ", ") + "." }
         }
-        let left = outside.isEmpty ? "" : " Not added, written at another time than " + (sources.period?.description ?? "") + ": " + outside.joined(separator: ", ") + "."
         guard picked.count >= 2 else {
-            return (picked.isEmpty ? "Nothing to add." : "Only one amount: " + picked[0].text + " (" + (sources.note(picked[0].handle)?.title ?? "") + ").") + left
+            return (picked.isEmpty ? "Nothing to add." : "Only one amount: " + picked[0].text + " (" + sources.title(picked[0].handle) + ").") + left
         }
         var units: [String] = []
         for amount in picked where !units.contains(amount.unit) { units.append(amount.unit) }
         let sums = units.map { unit in picked.filter { $0.unit == unit }.reduce(0) { $0 + $1.value } }
         let total = zip(sums, units).map { AskAmount.format($0) + " " + $1 }.joined(separator: " and ")
-        let terms = picked.map { $0.text + " (" + (sources.note($0.handle)?.title ?? $0.handle) + ")" }.joined(separator: " + ")
+        let terms = picked.map { $0.text + " (" + sources.title($0.handle) + ")" }.joined(separator: " + ")
         var handles: [String] = []
         for amount in picked where !handles.contains(amount.handle) { handles.append(amount.handle) }
         sources.record(AskResult(figure: AskAmount.format(sums[0]), statement: total + " in all: " + terms + ".", handles: handles))
@@ -186,7 +187,7 @@ struct CountNotesTool: Tool {
 
     var isOffered: Bool { !sources.citable.isEmpty }
 
-    func choice(_ handle: String) -> String { handle + " " + (sources.note(handle)?.title ?? "") }
+    func choice(_ handle: String) -> String { handle + " " + sources.title(handle) }
 
     /// A "yes" or "no" for each note shown, by its handle and title: given a list to fill, the
     /// small model names one note and stops.
@@ -202,8 +203,8 @@ struct CountNotesTool: Tool {
         var kept: [(handle: String, title: String, day: String)] = []
         var left: [String] = []
         for choice in picked {
-            guard let handle = sources.citable.first(where: { self.choice($0) == choice }), let shown = sources.note(handle),
-                  let note = try notebook.withSearch({ try $0.note(shown.id) }) else {
+            guard let handle = sources.citable.first(where: { self.choice($0) == choice }),
+                  let note = try notebook.note(shownAs: handle, in: sources) else {
                 return "No note \"\(choice)\" has been shown in this question: search first."
             }
             guard !kept.contains(where: { $0.handle == handle }) else { continue }
@@ -226,7 +227,7 @@ struct CountNotesTool: Tool {
 }
 
 /// A span of days a count is held to, named as the model chooses it, computed from today.
-struct AskPeriod: Equatable, Sendable {
+struct AskPeriod: Sendable {
     static let anyTime = "any time"
     static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
     static let names = [anyTime, "today", "this week", "last week", "this month", "last month", "this year", "last year"]
@@ -235,8 +236,6 @@ struct AskPeriod: Equatable, Sendable {
     var name: String
     /// First and last day, `YYYY-MM-DD`, both included; nil for any time.
     var days: (first: String, last: String)?
-
-    static func == (a: AskPeriod, b: AskPeriod) -> Bool { a.name == b.name && a.days?.first == b.days?.first && a.days?.last == b.days?.last }
 
     init?(_ name: String, now: Timestamp) {
         self.name = name
@@ -295,8 +294,6 @@ struct AskPeriod: Equatable, Sendable {
 
     /// Monday 0 ... Sunday 6.
     static func weekdayIndex(_ time: Timestamp) -> Int {
-        // 1970-01-01 was a Thursday (3 from Monday).
-        let days = time.milliseconds >= 0 ? time.milliseconds / 86_400_000 : (time.milliseconds - 86_399_999) / 86_400_000
-        return Int(((days + 3) % 7 + 7) % 7)
+        ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].firstIndex(of: NoteReader.weekdayName(time)) ?? 0
     }
 }

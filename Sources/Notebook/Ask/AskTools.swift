@@ -20,6 +20,12 @@ final class AskNotebook: Sendable {
     func withSearch<T: Sendable>(_ body: (NotebookSearch) throws -> T) throws -> T {
         try search.withLock { try body($0) }
     }
+
+    /// The note a tool showed with `handle`, read again from the store; nil if none was.
+    func note(shownAs handle: String, in sources: AskSources) throws -> Note? {
+        guard let shown = sources.note(handle) else { return nil }
+        return try withSearch { try $0.note(shown.id) }
+    }
 }
 
 /// The handles of the notes the tools have shown, for the session's life (a follow-up can read
@@ -98,6 +104,9 @@ final class AskSources: Sendable {
 
     func note(_ handle: String) -> Shown? { state.withLock { $0.notes[handle] } }
 
+    /// The title a handle was shown with, or the handle when none was shown with it.
+    func title(_ handle: String) -> String { note(handle)?.title ?? handle }
+
     /// The handle a note was shown with in this session, if it was.
     func handle(of id: NoteID) -> String? { state.withLock { $0.handles[id] } }
 
@@ -117,13 +126,13 @@ final class AskSources: Sendable {
     /// Whether `query` is a run of a note's text shown in this request, five words or more word
     /// for word, that the question does not have.
     func copiesShownText(_ query: String) -> Bool {
-        let words = AskText.allWordsLowercased(query)
+        let words = AskCheck.allWords(query)
         guard words.count >= 5 else { return false }
         let needle = " " + words.joined(separator: " ") + " "
         let (shown, question) = state.withLock { ($0.shownText, $0.question) }
         // The question's own words are the user's, wherever a note has them too.
-        guard !(" " + AskText.allWordsLowercased(question).joined(separator: " ") + " ").contains(needle) else { return false }
-        return shown.contains { (" " + AskText.allWordsLowercased($0).joined(separator: " ") + " ").contains(needle) }
+        guard !(" " + AskCheck.allWords(question).joined(separator: " ") + " ").contains(needle) else { return false }
+        return shown.contains { (" " + AskCheck.allWords($0).joined(separator: " ") + " ").contains(needle) }
     }
 
     /// Shown handles whose whole text the model has not seen: what `read_note` may read.
@@ -207,8 +216,7 @@ struct ReadNoteTool: Tool {
     }
 
     func call(arguments: Arguments) async throws -> String {
-        guard let shown = sources.note(arguments.handle),
-              let note = try notebook.withSearch({ try $0.note(shown.id) }) else {
+        guard let note = try notebook.note(shownAs: arguments.handle, in: sources) else {
             return "No note \(arguments.handle) has been shown: search first."
         }
         let text = NoteReader.cut(note.body, toBytes: AskLimits.readBytes)
@@ -266,11 +274,6 @@ enum AskText {
     }
 
     static func words(_ text: String) -> Set<String> { Set(wordList(text)) }
-
-    /// Every word of the text, lowercased, in order.
-    static func allWordsLowercased(_ text: String) -> [String] {
-        text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
-    }
 
     /// The text's words of three letters or more, lowercased, in order.
     static func wordList(_ text: String) -> [String] {
