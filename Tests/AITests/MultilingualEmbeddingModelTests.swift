@@ -64,8 +64,20 @@ struct MultilingualEmbeddingModelTests {
         #expect(reason.contains("is damaged") && reason.contains("scripts/setup.sh"), "\(reason)")
         #expect(throws: GenerationError.self) { try damaged.embed(documents: ["x"]) }
 
-        // A cut model: llama.cpp refuses it, and the model says so.
+        // The model keeps one token row: without the rows file beside it, or with a cut one,
+        // it is unavailable, saying which file.
         try table.write(to: URL(fileURLWithPath: folder.path + "/bare.unigram"))
+        guard case let .unavailable(noRows) = MultilingualEmbeddingModel(path: bare).availability else { Issue.record("a model without its token rows is available"); return }
+        #expect(noRows.contains("no token rows file \(folder.path)/bare.rows") && noRows.contains("scripts/setup.sh"), "\(noRows)")
+        #expect(throws: GenerationError.self) { try MultilingualEmbeddingModel(path: bare).embed(query: "x") }
+        let rows = try Data(contentsOf: URL(fileURLWithPath: EmbeddingWeights.rowsPath(forModel: Self.model.path)))
+        try rows.prefix(10_000).write(to: URL(fileURLWithPath: folder.path + "/bare.rows"))
+        guard case let .unavailable(cutRows) = MultilingualEmbeddingModel(path: bare).availability else { Issue.record("cut token rows are accepted"); return }
+        #expect(cutRows.contains("token rows file \(folder.path)/bare.rows is damaged"), "\(cutRows)")
+        try rows.write(to: URL(fileURLWithPath: folder.path + "/bare.rows"))
+        #expect(try MultilingualEmbeddingModel(path: bare).embed(query: "boiler") == Self.model.embed(query: "boiler"), "the same files, the same vector")
+
+        // A cut model: llama.cpp refuses it, and the model says so.
         let whole = try FileHandle(forReadingFrom: URL(fileURLWithPath: Self.model.path))
         try whole.readData(ofLength: 1_000_000).write(to: URL(fileURLWithPath: bare))
         let cut = MultilingualEmbeddingModel(path: bare)
@@ -74,6 +86,35 @@ struct MultilingualEmbeddingModelTests {
 
         // Another model's vectors are never compared with these: the version names the file.
         #expect(Self.model.version == "e5-small-q4.bin:71622400:words 150x16", "the packed weights set-up converted, as before the conversion")
+    }
+
+    /// A token's row decodes as ggml decodes its 4-bit blocks: (nibble - 8) times the block's
+    /// half-precision scale, the low nibbles first; an id past the rows has none.
+    @Test func tokenRowsDecodeAsTheModelsBlocks() throws {
+        var file = Array("NOTESTR1".utf8)
+        for word: UInt32 in [2, 32, 18, 0] { withUnsafeBytes(of: word.littleEndian) { file += $0 } }
+        for scale: Float16 in [0.5, -2] {
+            withUnsafeBytes(of: scale.bitPattern.littleEndian) { file += $0 }
+            file += (0..<16).map { UInt8($0) | UInt8(15 - $0) << 4 }
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).rows").path
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let rows = try TokenRows(path: path)
+        #expect((rows.count, rows.width) == (2, 32))
+        var out = [Float](repeating: .nan, count: 32)
+        let nibbles: [Float] = (0..<16).map { Float($0 - 8) } + (0..<16).map { Float(7 - $0) }
+        for (id, scale): (Int32, Float) in [(0, 0.5), (1, -2)] {
+            let written = out.withUnsafeMutableBufferPointer { rows.write(id, to: $0.baseAddress!) }
+            #expect(written)
+            let wanted = nibbles.map { $0 * scale }
+            #expect(out == wanted)
+        }
+        let past = out.withUnsafeMutableBufferPointer { rows.write(2, to: $0.baseAddress!) }
+        let negative = out.withUnsafeMutableBufferPointer { rows.write(-1, to: $0.baseAddress!) }
+        #expect(!past && !negative)
+        try Data(file.dropLast()).write(to: URL(fileURLWithPath: path))
+        #expect(throws: GenerationError.self) { try TokenRows(path: path) }
     }
 
     /// The tokenizer cuts text as the model's own packed engine did (the ids below are the ones

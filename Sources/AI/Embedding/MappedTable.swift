@@ -1,4 +1,4 @@
-// A tokenizer table as set-up writes it beside an embedding model (MODEL.wordpiece, MODEL.unigram),
+// A table as set-up writes it beside an embedding model (MODEL.wordpiece, MODEL.unigram, MODEL.rows),
 // mapped read-only and used as it lies on disk: no parsing at load, which is what keeps a cold
 // `notes search` fast.
 import Glibc
@@ -8,20 +8,23 @@ final class MappedTable: @unchecked Sendable {
     let base: UnsafeRawPointer
     let size: Int
     let path: String
+    /// What the table is, in messages ("the tokenizer table").
+    let kind: String
 
     /// Maps the file at `path`, which must start with `magic` and be at least `header` bytes.
-    init(path: String, magic: String, header: Int) throws(GenerationError) {
+    init(path: String, magic: String, header: Int, kind: String = "tokenizer table") throws(GenerationError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .modelUnavailable("cannot open the tokenizer table \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw .modelUnavailable("cannot open the \(kind) \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_size >= header,
               let mapped = mmap(nil, Int(status.st_size), PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
-            throw .modelUnavailable("the tokenizer table \(path) is not readable or too short")
+            throw .modelUnavailable("the \(kind) \(path) is not readable or too short")
         }
         base = UnsafeRawPointer(mapped)
         size = Int(status.st_size)
         self.path = path
+        self.kind = kind
         // Every property is set, so a throw from here runs deinit, which unmaps. (A second munmap
         // would unmap whatever another thread had mapped there meanwhile.)
         guard Array(UnsafeRawBufferPointer(start: base, count: magic.utf8.count)) == Array(magic.utf8) else { throw damaged }
@@ -31,7 +34,7 @@ final class MappedTable: @unchecked Sendable {
 
     /// What a table that does not hold together is reported as.
     var damaged: GenerationError {
-        .modelUnavailable("the tokenizer table \(path) is damaged (set-up writes it again: scripts/setup.sh)")
+        .modelUnavailable("the \(kind) \(path) is damaged (set-up writes it again: scripts/setup.sh)")
     }
 
     func word(_ offset: Int) -> UInt32 {
@@ -80,6 +83,8 @@ struct TableHeader {
 /// Text to the token ids of an embedding model, without the tokens each chunk begins and ends
 /// with (`begin`, `end`), which the caller adds.
 protocol EmbeddingTokenizer: Sendable {
+    /// How many token ids the table has.
+    var pieces: Int { get }
     var begin: Int32 { get }
     var end: Int32 { get }
     func tokens(_ text: String) -> [Int32]

@@ -12,6 +12,7 @@ import Notes
 final class Unigram: EmbeddingTokenizer {
     private let table: MappedTable
     private let header: TableHeader
+    var pieces: Int { header.pieces }
     var begin: Int32 { header.begin }
     var end: Int32 { header.end }
     var unknown: Int32 { header.unknown }

@@ -15,6 +15,7 @@ final class WordPiece: EmbeddingTokenizer {
     private var slotCount: Int { header.slotCount }
     private var rangeCount: Int { header.entries }
     private var poolSize: Int { header.poolSize }
+    var pieces: Int { header.pieces }
     var begin: Int32 { header.begin }
     var end: Int32 { header.end }
     var unknown: Int32 { header.unknown }

@@ -41,7 +41,8 @@ final class EmbeddingContext: @unchecked Sendable {
         self.maximumSequences = maximumSequences
         self.threads = threads
         dimensions = Int(model.api.llama_model_n_embd(model.model))
-        batch = model.api.llama_batch_init(Int32(batchSize), 0, 1)
+        // With token rows beside the model, the batch carries each token's row (`TokenRows`).
+        batch = model.api.llama_batch_init(Int32(batchSize), model.rows == nil ? 0 : Int32(dimensions), 1)
     }
 
     deinit {
@@ -81,7 +82,13 @@ final class EmbeddingContext: @unchecked Sendable {
         var count = 0
         for (sequence, tokens) in sequences.enumerated() {
             for (position, token) in tokens.enumerated() {
-                batch.token[count] = token
+                if let rows = model.rows {
+                    guard rows.write(token, to: batch.embd + count * dimensions) else {
+                        throw .decodingFailure("token \(token) has no row in the token rows file")
+                    }
+                } else {
+                    batch.token[count] = token
+                }
                 batch.pos[count] = Int32(position)
                 batch.n_seq_id[count] = 1
                 batch.seq_id[count]![0] = Int32(sequence)

@@ -15,6 +15,9 @@ final class EmbeddingWeights: @unchecked Sendable {
     /// The table beside the model file, when there is one (ours, from set-up); else llama.cpp's
     /// own tokenizer from the GGUF (any other embedding model).
     let tokenizer: (any EmbeddingTokenizer)?
+    /// The token rows beside the model file, when there are (multilingual-e5's, whose GGUF keeps
+    /// one row: `TokenRows`): the context is given each token's row, not its id.
+    let rows: TokenRows?
     /// The tokens each chunk starts and ends with ([CLS] and [SEP] for BERT, <s> and </s> for
     /// XLM-RoBERTa).
     let begin: Int32
@@ -22,9 +25,10 @@ final class EmbeddingWeights: @unchecked Sendable {
     /// Tokens the model reads at most, its start and end tokens included.
     let contextLength: Int
 
-    private init(weights: LlamaWeights, tokenizer: (any EmbeddingTokenizer)?) {
+    private init(weights: LlamaWeights, tokenizer: (any EmbeddingTokenizer)?, rows: TokenRows?) {
         self.weights = weights
         self.tokenizer = tokenizer
+        self.rows = rows
         begin = tokenizer?.begin ?? weights.api.llama_vocab_bos(weights.vocab)
         end = tokenizer?.end ?? weights.api.llama_vocab_sep(weights.vocab)
         contextLength = Int(weights.api.llama_model_n_ctx_train(weights.model))
@@ -45,10 +49,19 @@ final class EmbeddingWeights: @unchecked Sendable {
 
     /// `MODEL.wordpiece` (or another table's extension) beside `MODEL.gguf`, the symbolic link
     /// resolved (set-up links embedding-model.gguf to the real file).
-    static func tablePath(forModel path: String, _ table: Table = .wordPiece) -> String {
+    static func tablePath(forModel path: String, _ table: Table = .wordPiece) -> String { besideModel(path, table.rawValue) }
+
+    /// `MODEL.rows` beside `MODEL.gguf` (`TokenRows`).
+    static func rowsPath(forModel path: String) -> String { besideModel(path, "rows") }
+
+    private static func besideModel(_ path: String, _ fileExtension: String) -> String {
         var resolved = FileSystem.realPath(path)
         if resolved.hasSuffix(".gguf") { resolved.removeLast(5) }
-        return resolved + "." + table.rawValue
+        return resolved + "." + fileExtension
+    }
+
+    static func missingRowsMessage(model path: String) -> String {
+        "\(path) keeps one token row, and there is no token rows file \(rowsPath(forModel: path)) beside it (scripts/setup.sh writes both)"
     }
 
     /// The table beside the model, if there is one.
@@ -63,17 +76,30 @@ final class EmbeddingWeights: @unchecked Sendable {
     /// Without loading the model: a damaged table beside it, or none beside a GGUF that has no
     /// vocabulary of its own. Nil when the model can tokenize.
     static func tokenizerProblem(model path: String) -> String? {
+        // The keys come before the tensors, in the first kilobytes of the file.
+        let head = try? FileSystem.read(path, limit: 64 * 1024)
         if let table = table(forModel: path) {
             do throws(GenerationError) {
-                _ = try table.kind.open(table.path)
+                let tokenizer = try table.kind.open(table.path)
+                if access(rowsPath(forModel: path), F_OK) == 0 {
+                    _ = try TokenRows(path: rowsPath(forModel: path))
+                } else if let head, let rows = vocabularySize(inHeader: head), rows < tokenizer.pieces {
+                    return missingRowsMessage(model: path)
+                }
                 return nil
             } catch {
                 return error.unavailableReason
             }
         }
-        // The tokenizer's key comes before the token list, in the first kilobytes of the file.
-        guard let head = try? FileSystem.read(path, limit: 64 * 1024), tokenizerModel(inHeader: head) == "none" else { return nil }
+        guard let head, tokenizerModel(inHeader: head) == "none" else { return nil }
         return missingTableMessage(model: path)
+    }
+
+    /// The rows of the token matrix a GGUF declares (`ARCH.vocab_size`), when its header says.
+    static func vocabularySize(inHeader bytes: [UInt8]) -> Int? {
+        guard let architecture = string("general.architecture", inHeader: bytes),
+              case let .unsigned(size)? = value(architecture + ".vocab_size", inHeader: bytes) else { return nil }
+        return Int(exactly: size)
     }
 
     /// The value of `tokenizer.ggml.model` in a GGUF's key-value section, walked from the start
@@ -83,6 +109,19 @@ final class EmbeddingWeights: @unchecked Sendable {
     /// A string value of a GGUF's key-value section, walked from the start of the file; nil
     /// when the key is not within `bytes`, or not a string (or they are not a GGUF).
     static func string(_ wanted: String, inHeader bytes: [UInt8]) -> String? {
+        guard case let .string(value)? = value(wanted, inHeader: bytes) else { return nil }
+        return value
+    }
+
+    enum HeaderValue {
+        case string(String)
+        case unsigned(UInt64)
+        case other
+    }
+
+    /// A value of a GGUF's key-value section, walked from the start of the file; nil when the key
+    /// is not within `bytes` (or they are not a GGUF).
+    static func value(_ wanted: String, inHeader bytes: [UInt8]) -> HeaderValue? {
         var at = 0
         func integer(_ width: Int) -> UInt64? {
             guard at + width <= bytes.count else { return nil }
@@ -108,7 +147,12 @@ final class EmbeddingWeights: @unchecked Sendable {
         guard let version = integer(4), version >= 2, integer(8) != nil, let keys = integer(8) else { return nil }
         for _ in 0..<keys {
             guard let key = string(), let type = integer(4) else { return nil }
-            if key == wanted { return type == 8 ? string() : nil }
+            if key == wanted {
+                // GGUF's unsigned types: 0 u8, 2 u16, 4 u32, 10 u64.
+                if type == 8 { return string().map { .string($0) } }
+                if let width = [0: 1, 2: 2, 4: 4, 10: 8][type] { return integer(width).map { .unsigned($0) } }
+                return .other
+            }
             guard skip(type) else { return nil }
         }
         return nil
@@ -119,8 +163,10 @@ final class EmbeddingWeights: @unchecked Sendable {
     /// of a few tokens, where the copy is a fifth of a cold search's time.
     static func load(api: notes_llama_api, path: String, repacked: Bool = true) -> Result<EmbeddingWeights, GenerationError> {
         let tokenizer: (any EmbeddingTokenizer)?
+        let rows: TokenRows?
         do throws(GenerationError) {
             tokenizer = try table(forModel: path).map { table throws(GenerationError) in try table.kind.open(table.path) }
+            rows = access(rowsPath(forModel: path), F_OK) == 0 ? try TokenRows(path: rowsPath(forModel: path)) : nil
         } catch {
             return .failure(error)
         }
@@ -132,7 +178,15 @@ final class EmbeddingWeights: @unchecked Sendable {
         guard tokenizer != nil || api.llama_vocab_type(weights.vocab) != LLAMA_VOCAB_TYPE_NONE else {
             return .failure(.modelUnavailable(missingTableMessage(model: path)))
         }
-        return .success(EmbeddingWeights(weights: weights, tokenizer: tokenizer))
+        let pieces = tokenizer?.pieces ?? 0
+        if let rows {
+            guard rows.width == Int(api.llama_model_n_embd(weights.model)), rows.count >= pieces else {
+                return .failure(.modelUnavailable("the token rows file \(rowsPath(forModel: path)) does not fit \(path) (scripts/setup.sh writes both again)"))
+            }
+        } else if Int(api.llama_vocab_n_tokens(weights.vocab)) < pieces {
+            return .failure(.modelUnavailable(missingRowsMessage(model: path)))
+        }
+        return .success(EmbeddingWeights(weights: weights, tokenizer: tokenizer, rows: rows))
     }
 
     /// The text's tokens, without the start and end tokens (the caller adds them per chunk).
