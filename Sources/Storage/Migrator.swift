@@ -45,6 +45,9 @@ public struct Migrator: Sendable {
     /// The migrations compiled into this binary from migrations/.
     public static let embedded = Migrator(migrations: embeddedMigrations.compactMap { Migration(fileName: $0.name, sql: $0.sql) })
 
+    /// What a migration does that SQL cannot, run after its script in its transaction, by name.
+    static let completions: [String: @Sendable (Database) throws -> Void] = ["vector_sketches": NoteStore.sketchStoredVectors]
+
     public init(migrations: [Migration]) {
         self.migrations = migrations.sorted { $0.version < $1.version }
     }
@@ -72,6 +75,7 @@ public struct Migrator: Sendable {
                 guard applied < Int64(migration.version) else { return }
                 do {
                     try database.executeScript(migration.sql)
+                    try Self.completions[migration.name]?(database)
                 } catch let error as DatabaseError {
                     throw MigrationError.failed(version: migration.version, name: migration.name, message: error.message)
                 }

@@ -31,8 +31,12 @@ extension NoteStore {
             """).rows([model]) { try note(from: $0) }
     }
 
+    /// Every stored vector is of a live note's current text (the triggers drop the others), so
+    /// this is the live notes less those with a first chunk: two counts over indexes.
     public func lackingVectorCount(model: String) throws -> Int {
-        Int(try database.scalarInt("SELECT count(*) FROM notes n WHERE n.deleted IS NULL AND NOT \(Self.hasCurrentVector)", [model]) ?? 0)
+        Int(try database.scalarInt("""
+            SELECT (SELECT count(*) FROM notes WHERE deleted IS NULL) - (SELECT count(*) FROM note_vectors WHERE model = ? AND chunk = 0)
+            """, [model]) ?? 0)
     }
 
     private static let hasCurrentVector = """
@@ -59,11 +63,25 @@ extension NoteStore {
         guard !chunks.isEmpty, let seq = try database.statement("SELECT seq FROM notes WHERE id = ? AND deleted IS NULL AND content_hash = ?")
             .firstRow([id.rawValue, contentHash], { $0.int(0) }) else { return false }
         try database.execute("DELETE FROM note_vectors WHERE note_seq = ?", [seq])
-        let insert = try database.statement("INSERT INTO note_vectors(note_seq, chunk, content_hash, model, vector) VALUES (?, ?, ?, ?, ?)")
+        let insert = try database.statement("INSERT INTO note_vectors(note_seq, chunk, content_hash, model, vector, sketch) VALUES (?, ?, ?, ?, ?, ?)")
         for (chunk, vector) in chunks.enumerated() {
-            try insert.execute([seq, chunk, contentHash, model, FloatVector.bytes(vector)])
+            try insert.execute([seq, chunk, contentHash, model, FloatVector.bytes(vector), VectorSketch.bytes(vector)])
         }
         return true
+    }
+
+    /// Gives every stored vector without a sketch its sketch: migration 8's part in code, run in
+    /// its transaction (SQL cannot read the floats), a few thousand rows at a time.
+    static func sketchStoredVectors(_ database: Database) throws {
+        let select = try database.statement("SELECT rowid, vector FROM note_vectors WHERE sketch IS NULL AND rowid > ? ORDER BY rowid LIMIT 4096")
+        let update = try database.statement("UPDATE note_vectors SET sketch = ? WHERE rowid = ?")
+        var last: Int64 = -1
+        while true {
+            let rows = try select.rows([last]) { row in (row.int(0), row.withBlob(1) { FloatVector.floats($0) }) }
+            guard let end = rows.last?.0 else { return }
+            for (rowid, vector) in rows { try update.execute([VectorSketch.bytes(vector), rowid]) }
+            last = end
+        }
     }
 
     /// The note's current chunk vectors from `model`, or nil when it has none.
@@ -95,37 +113,96 @@ extension NoteStore {
             conditions.append("v.note_seq IS NOT (SELECT seq FROM notes WHERE id = ?)")
             values.append(excluding.rawValue)
         }
-        var best: [Int64: Float] = [:]
-        try database.statement("""
-            SELECT v.note_seq, v.vector FROM \(source) WHERE \(conditions.joined(separator: " AND "))
-            """).forEachRow(values) { row in
+        // Each note's best chunk by the sketches alone (an index that holds all the scan reads),
+        // then the notes that came closest scored again from their full vectors: the sketches'
+        // rounding never decides the order, only which notes are looked at again.
+        let scan = "FROM \(source) WHERE \(conditions.joined(separator: " AND "))"
+        var sketched: [Int64: Float] = [:]
+        try database.statement("SELECT v.note_seq, v.sketch \(scan) AND v.sketch IS NOT NULL").forEachRow(values) { row in
             let seq = row.int(0)
-            let score = row.withBlob(1) { bytes in
-                queries.reduce(-Float.infinity) { max($0, FloatVector.dot($1, bytes)) }
-            }
-            if score > best[seq, default: -.infinity] { best[seq] = score }
+            let score = row.withBlob(1) { bytes in queries.reduce(-Float.infinity) { max($0, VectorSketch.dot($1, bytes)) } }
+            if score > sketched[seq, default: -.infinity] { sketched[seq] = score }
         }
-        // The best `limit` by insertion into a short sorted list: sorting all 10,000 scores was
-        // a third of the scan's time.
+        var exact: [Int64: Float] = [:]
+        func score(_ row: Row) {
+            let seq = row.int(0)
+            let score = row.withBlob(1) { bytes in queries.reduce(-Float.infinity) { max($0, FloatVector.dot($1, bytes)) } }
+            if score > exact[seq, default: -.infinity] { exact[seq] = score }
+        }
+        let candidates = Self.best(sketched, count: limit * 2 + Self.sketchMargin)
+        if !candidates.isEmpty {
+            try database.statement("SELECT note_seq, vector FROM note_vectors WHERE model = ? AND note_seq IN (\(candidates.map { String($0.key) }.joined(separator: ",")))")
+                .forEachRow([model], score)
+        }
+        // A vector with no sketch (none is stored so since migration 8) is scored in full.
+        try database.statement("SELECT v.note_seq, v.vector \(scan) AND v.sketch IS NULL").forEachRow(values, score)
+        let top = Self.best(exact, count: limit)
+        guard !top.isEmpty else { return [] }
+        let ids = try database.statement("SELECT seq, id FROM notes WHERE seq IN (\(top.map { String($0.key) }.joined(separator: ",")))")
+            .rows { ($0.int(0), $0.string(1)) }
+        let byID = Dictionary(uniqueKeysWithValues: ids)
+        return top.compactMap { entry in byID[entry.key].flatMap(NoteID.init).map { VectorMatch(id: $0, similarity: entry.value) } }
+    }
+
+    /// Notes looked at again beyond twice the limit: the sketches' rounding (a few thousandths of
+    /// a cosine) may put a note that belongs among the best just below them.
+    static let sketchMargin = 16
+
+    /// The `count` best scores, best first (ties by the lower seq), by insertion into a short
+    /// sorted list: sorting all 10,000 scores was a third of the scan's time.
+    static func best(_ scores: [Int64: Float], count: Int) -> [(key: Int64, value: Float)] {
         func isBetter(_ a: (key: Int64, value: Float), _ b: (key: Int64, value: Float)) -> Bool {
             a.value != b.value ? a.value > b.value : a.key < b.key
         }
         var top: [(key: Int64, value: Float)] = []
-        top.reserveCapacity(limit + 1)
-        for entry in best where top.count < limit || isBetter(entry, top[top.count - 1]) {
+        top.reserveCapacity(count + 1)
+        for entry in scores where top.count < count || isBetter(entry, top[top.count - 1]) {
             var low = 0, high = top.count
             while low < high {
                 let middle = (low + high) / 2
                 if isBetter(top[middle], entry) { low = middle + 1 } else { high = middle }
             }
             top.insert(entry, at: low)
-            if top.count > limit { top.removeLast() }
+            if top.count > count { top.removeLast() }
         }
-        guard !top.isEmpty else { return [] }
-        let ids = try database.statement("SELECT seq, id FROM notes WHERE seq IN (\(top.map { String($0.key) }.joined(separator: ",")))")
-            .rows { ($0.int(0), $0.string(1)) }
-        let byID = Dictionary(uniqueKeysWithValues: ids)
-        return top.compactMap { entry in byID[entry.key].flatMap(NoteID.init).map { VectorMatch(id: $0, similarity: entry.value) } }
+        return top
+    }
+}
+
+/// A stored vector's sketch: its scale (float32, little-endian: the largest magnitude over 127),
+/// then each value over the scale rounded to an 8-bit integer. A quarter of the vector's bytes,
+/// enough to tell which notes to score again from the vector itself.
+public enum VectorSketch {
+    public static func bytes(_ vector: [Float]) -> [UInt8] {
+        let largest = vector.reduce(Float(0)) { max($0, abs($1)) }
+        let scale = largest > 0 && largest.isFinite ? largest / 127 : 1
+        var bytes = withUnsafeBytes(of: scale.bitPattern.littleEndian) { Array($0) }
+        bytes += vector.map { UInt8(bitPattern: Int8(max(-127, min(127, ($0 / scale).rounded())))) }
+        return bytes
+    }
+
+    /// About the dot product of `query` with the vector sketched in `bytes` (0 when the lengths
+    /// differ, as for `FloatVector.dot`).
+    static func dot(_ query: [Float], _ bytes: UnsafeRawBufferPointer) -> Float {
+        guard bytes.count == query.count + 4, let base = bytes.baseAddress else { return 0 }
+        let scale = Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)))
+        return query.withUnsafeBufferPointer { q in
+            let lanes = q.count / 16 * 16
+            var sums = SIMD16<Float>()
+            let queryBase = UnsafeRawPointer(q.baseAddress!)
+            var index = 0
+            while index < lanes {
+                let values = SIMD16<Float>(base.loadUnaligned(fromByteOffset: 4 + index, as: SIMD16<Int8>.self))
+                sums += queryBase.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self) * values
+                index += 16
+            }
+            var sum = sums.sum()
+            while index < q.count {
+                sum += q[index] * Float(base.load(fromByteOffset: 4 + index, as: Int8.self))
+                index += 1
+            }
+            return sum * scale
+        }
     }
 }
 

@@ -53,6 +53,65 @@ struct VectorStoreTests {
         #expect(try store.nearest(to: query, model: "another model", limit: 3).isEmpty)
     }
 
+    /// 300 notes of 384 dimensions whose cosines with the query crowd into 0.80 to 0.87 (as
+    /// multilingual-e5's do), one to three chunks each: the scan of the sketches, with the closest
+    /// notes scored again from their vectors, finds what a scan of the vectors finds, in the same
+    /// order with the same scores; so it does with vectors stored before the sketches, which
+    /// migration 8's code then sketches.
+    @Test func theSketchesFindWhatTheVectorsFind() throws {
+        let store = try inMemoryStore()
+        var random = SeededGenerator(seed: 30)
+        func randomUnit() -> [Float] { unit((0..<384).map { _ in Float.random(in: -1...1, using: &random) }) }
+        let query = randomUnit()
+        var stored: [(id: NoteID, chunks: [[Float]])] = []
+        for index in 0..<300 {
+            let note = try makeNote("note \(index)", at: 1_764_000_000_000 + Int64(index) * 1000)
+            try store.insert(note)
+            let chunks = (0...(index % 3)).map { _ in
+                let near = Float.random(in: 0.80...0.87, using: &random)
+                return unit(zip(query, randomUnit()).map { near * $0 + (1 - near * near).squareRoot() * $1 })
+            }
+            try store.saveVectors(chunks, for: note.id, contentHash: note.contentHash, model: Self.model)
+            stored.append((note.id, chunks))
+        }
+        func dot(_ a: [Float], _ b: [Float]) -> Float { zip(a, b).reduce(0) { $0 + $1.0 * $1.1 } }
+        let expected = stored.map { (id: $0.id, similarity: $0.chunks.map { dot(query, $0) }.max()!) }
+            .sorted { $0.similarity > $1.similarity }.prefix(20)
+        func check(_ label: String) throws {
+            let found = try store.nearest(to: [query], model: Self.model, limit: 20)
+            #expect(found.map(\.id) == expected.map(\.id), "\(label)")
+            #expect(zip(found, expected).allSatisfy { abs($0.similarity - $1.similarity) < 1e-5 }, "\(label): the vectors' scores")
+        }
+        #expect(try store.database.scalarInt("SELECT count(*) FROM note_vectors WHERE sketch IS NULL") == 0)
+        try check("sketched")
+        try store.database.execute("UPDATE note_vectors SET sketch = NULL WHERE note_seq % 2 = 0")
+        try check("half without sketches")
+        try NoteStore.sketchStoredVectors(store.database)
+        #expect(try store.database.scalarInt("SELECT count(*) FROM note_vectors WHERE sketch IS NULL") == 0)
+        try check("sketched again")
+        let plan = try store.database.statement("EXPLAIN QUERY PLAN SELECT v.note_seq, v.sketch FROM note_vectors v WHERE v.model = ? AND v.sketch IS NOT NULL")
+            .rows([Self.model]) { $0.string(3) }
+        #expect(plan.contains { $0.contains("COVERING INDEX note_vectors_sketches") }, "the scan reads the index alone: \(plan)")
+        #expect(try store.lackingVectorCount(model: Self.model) == 0)
+        let count = try store.database.statement("EXPLAIN QUERY PLAN SELECT count(*) FROM note_vectors WHERE model = ? AND chunk = 0")
+            .rows([Self.model]) { $0.string(3) }
+        #expect(count.contains { $0.contains("note_vectors_first_chunks") }, "the count of notes waiting reads a small index: \(count)")
+    }
+
+    @Test func aSketchIsTheVectorToWithinItsRounding() {
+        let vector: [Float] = [0.5, -0.25, 0.001, 0, -0.5] + Array(repeating: 0.125, count: 27)
+        let bytes = VectorSketch.bytes(vector)
+        #expect(bytes.count == 4 + vector.count)
+        let query = Array(repeating: Float(1), count: vector.count)
+        let approximate = bytes.withUnsafeBytes { VectorSketch.dot(query, $0) }
+        // Each value is off by at most half a step of the scale (0.5 / 127).
+        let bound: Float = Float(vector.count) * 0.5 / 127 / 2 + 1e-6
+        let error: Float = abs(approximate - vector.reduce(0, +))
+        #expect(error < bound)
+        #expect(bytes.withUnsafeBytes { VectorSketch.dot([1, 2], $0) } == 0, "another length is never close")
+        #expect(VectorSketch.bytes(Array(repeating: 0, count: 3)).count == 7, "a zero vector has a scale too")
+    }
+
     @Test func vectorsRoundTripAsLittleEndianFloats() {
         let vector: [Float] = [0.25, -1, 3.5e-8]
         let bytes = FloatVector.bytes(vector)
