@@ -1,6 +1,7 @@
 // Notes' sentence vectors: which notes lack current ones, storing them, and the nearest notes to
-// a vector by a scan of every stored one (10,000 notes of 384 floats is 15 MB, read in
-// milliseconds; bench/search/RESULTS.md measures it against the sqlite-vec extension).
+// a vector by a scan of every stored one's 8-bit sketch (10,000 notes' sketches are 4 MB of an
+// index, read in a few milliseconds), the closest scored again from their float vectors;
+// bench/search/RESULTS.md measures the scan against the sqlite-vec extension.
 import Notes
 
 /// A note's score against a query vector: the cosine of its closest chunk (vectors are unit
