@@ -117,26 +117,26 @@ extension NoteStore {
         // Each note's best chunk by the sketches alone (an index that holds all the scan reads),
         // then the notes that came closest scored again from their full vectors: the sketches'
         // rounding never decides the order, only which notes are looked at again.
-        let scan = "FROM \(source) WHERE \(conditions.joined(separator: " AND "))"
+        // One pass over the index; a vector with no sketch (none is stored so since migration 8)
+        // has its note scored from the vectors with the closest.
         var sketched: [Int64: Float] = [:]
-        try database.statement("SELECT v.note_seq, v.sketch \(scan) AND v.sketch IS NOT NULL").forEachRow(values) { row in
+        var unsketched: Set<Int64> = []
+        try database.statement("SELECT v.note_seq, v.sketch FROM \(source) WHERE \(conditions.joined(separator: " AND "))").forEachRow(values) { row in
             let seq = row.int(0)
+            guard !row.isNull(1) else { unsketched.insert(seq); return }
             let score = row.withBlob(1) { bytes in queries.reduce(-Float.infinity) { max($0, VectorSketch.dot($1, bytes)) } }
             if score > sketched[seq, default: -.infinity] { sketched[seq] = score }
         }
+        let candidates = unsketched.union(Self.best(sketched, count: limit * 2 + Self.sketchMargin).map(\.key))
         var exact: [Int64: Float] = [:]
-        func score(_ row: Row) {
-            let seq = row.int(0)
-            let score = row.withBlob(1) { bytes in queries.reduce(-Float.infinity) { max($0, FloatVector.dot($1, bytes)) } }
-            if score > exact[seq, default: -.infinity] { exact[seq] = score }
-        }
-        let candidates = Self.best(sketched, count: limit * 2 + Self.sketchMargin)
         if !candidates.isEmpty {
-            try database.statement("SELECT note_seq, vector FROM note_vectors WHERE model = ? AND note_seq IN (\(candidates.map { String($0.key) }.joined(separator: ",")))")
-                .forEachRow([model], score)
+            try database.statement("SELECT note_seq, vector FROM note_vectors WHERE model = ? AND note_seq IN (\(candidates.map(String.init).joined(separator: ",")))")
+                .forEachRow([model]) { row in
+                    let seq = row.int(0)
+                    let score = row.withBlob(1) { bytes in queries.reduce(-Float.infinity) { max($0, FloatVector.dot($1, bytes)) } }
+                    if score > exact[seq, default: -.infinity] { exact[seq] = score }
+                }
         }
-        // A vector with no sketch (none is stored so since migration 8) is scored in full.
-        try database.statement("SELECT v.note_seq, v.vector \(scan) AND v.sketch IS NULL").forEachRow(values, score)
         let top = Self.best(exact, count: limit)
         guard !top.isEmpty else { return [] }
         let ids = try database.statement("SELECT seq, id FROM notes WHERE seq IN (\(top.map { String($0.key) }.joined(separator: ",")))")

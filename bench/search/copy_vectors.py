@@ -9,8 +9,12 @@ import sqlite3
 import sys
 
 db, sample = sqlite3.connect(sys.argv[1]), sqlite3.connect(sys.argv[2])
-vectors = sample.execute("SELECT model, vector FROM note_vectors WHERE chunk = 0 ORDER BY note_seq").fetchall()
+# With their sketches (migration 8), which the scan reads, when both notebooks have them.
+columns = "model, vector, sketch" if all(
+    any(c[1] == "sketch" for c in d.execute("PRAGMA table_info(note_vectors)")) for d in (db, sample)) else "model, vector"
+vectors = sample.execute(f"SELECT {columns} FROM note_vectors WHERE chunk = 0 ORDER BY note_seq").fetchall()
 notes = db.execute("SELECT seq, content_hash FROM notes WHERE deleted IS NULL ORDER BY seq").fetchall()
-db.executemany("INSERT INTO note_vectors (note_seq, chunk, content_hash, model, vector) VALUES (?, 0, ?, ?, ?)",
+marks = ", ".join("?" * (2 + len(vectors[0])))
+db.executemany(f"INSERT INTO note_vectors (note_seq, content_hash, {columns}, chunk) VALUES ({marks}, 0)",
                [(seq, digest) + vectors[i % len(vectors)] for i, (seq, digest) in enumerate(notes)])
 db.commit()
