@@ -434,8 +434,19 @@ public enum Deadlines {
     static let greekFolds: [Character: Character] = ["ά": "α", "έ": "ε", "ή": "η", "ί": "ι", "ό": "ο", "ύ": "υ", "ώ": "ω", "ϊ": "ι", "ϋ": "υ",
                                                      "ΐ": "ι", "ΰ": "υ", "ς": "σ"]
 
-    /// A table's spelling as `words(_:)` gives it.
-    static func key(_ phrase: String) -> String { words(phrase).joined(separator: " ") }
+    /// A table's spelling as `words(_:)` gives it: lowercased, Greek without its accents.
+    public static func key(_ phrase: String) -> String { words(phrase).joined(separator: " ") }
+
+    /// Whether `word` names a weekday or a month in one of the languages read here, a Finnish
+    /// month in any case ("marraskuussa", in November): words a note's day answers.
+    public static func namesWeekdayOrMonth(_ word: String) -> Bool {
+        let key = key(word)
+        if weekdays[key] != nil || months[key] != nil { return true }
+        return key.contains("kuu") && finnishMonths.contains { key.hasPrefix($0) }
+    }
+
+    static let finnishMonths = ["tammikuu", "helmikuu", "maaliskuu", "huhtikuu", "toukokuu", "kesäkuu", "heinäkuu", "elokuu", "syyskuu",
+                                "lokakuu", "marraskuu", "joulukuu"]
 
     static func keys(_ phrases: [String]) -> Set<String> { Set(phrases.map(key)) }
 

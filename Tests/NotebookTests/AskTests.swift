@@ -126,6 +126,12 @@ struct AskCheckTests {
         #expect(AskCheck.unmatchedWords(question: "Who do I call when the boiler leaks?", notes: ["Plumber: Anton Varga fixed the boiler, leaks too"]).isEmpty)
         #expect(AskCheck.unmatchedWords(question: "What do we need to bring to Kraków?", notes: ["Packing list: passport"]) == ["kraków"])
         #expect(AskCheck.subjectWords("Where do I find the key to the garden shed?") == ["where", "the", "key", "garden", "shed"])
+        // In other languages too, how the question asks is no reason to ask; what it asks about is.
+        #expect(AskCheck.unmatchedWords(question: "Πότε πρέπει να πληρώσω το ρεύμα;", notes: ["Λογαριασμός ρεύματος: 64 ευρώ, λήγει 20 Δεκεμβρίου"]).isEmpty)
+        #expect(AskCheck.unmatchedWords(question: "Πόσο κοστίζει το νοίκι του Νίκου;", notes: ["Νοίκι: 450 ευρώ τον μήνα"]) == ["νίκου"])
+        #expect(AskCheck.unmatchedWords(question: "Milloin hammaslääkäri on marraskuussa?", notes: ["Hammaslääkäri 14.11. klo 9.30"]).isEmpty)
+        #expect(AskCheck.unmatchedWords(question: "Ile kosztowały bilety do kina w zeszłym tygodniu?", notes: ["Bilety do kina: 56 zł"]).isEmpty)
+        #expect(AskCheck.unmatchedWords(question: "Wann kommt der Klempner am Freitag?", notes: ["Heizung tropft"]) == ["kommt", "klempner"])
         #expect(AskCheck.unmatchedWords(question: "a b c d e f g h i j k l m n o p", notes: [""]).isEmpty)
         #expect(AskCheck.unmatchedWords(question: "alpha bravo charlie delta echo", notes: [""]).count == AskCheck.maximumWords)
     }

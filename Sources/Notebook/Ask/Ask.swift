@@ -292,13 +292,100 @@ enum AskCheck {
         "january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december",
     ]
 
+    /// The same kinds of word in the other languages notes reads dates in (as `Deadlines.key`
+    /// spells them: Greek without accents): how a question asks, whose, the verbs a question is
+    /// built with (is, have, must, need, find, bring, begin), and the kind of answer it wants (a
+    /// cost, a payment, a total, a time, a count of times). Left out where they are also English
+    /// nouns ("hat", "bin", "car", "son", "door", "van", "tag"). Weekdays and months are
+    /// `Deadlines.namesWeekdayOrMonth`.
+    static let otherLanguagesQuestionWords: Set<String> = Set([
+        // Greek
+        "τι", "ποιος", "ποια", "ποιο", "ποιοι", "ποιες", "ποιον", "ποιου", "ποιας", "πότε", "πού", "πώς", "πόσο", "πόση", "πόσα",
+        "πόσοι", "πόσες", "πόσους", "γιατί", "είναι", "ήταν", "είχα", "έχω", "έχει", "έχουμε", "πρέπει", "μπορώ", "θέλει", "θέλω",
+        "της", "του", "των", "τον", "την", "τις", "τους", "και", "για", "από", "στο", "στη", "στην", "στον", "στα", "στις", "μου",
+        "μας", "σου", "μέχρι", "ώρα", "ώρες", "μέρα", "ημέρα", "φορές", "φορά", "συνολικά", "σύνολο", "κόστος", "κοστίζει", "κόστισε",
+        "κόστισαν", "πληρώνω", "πλήρωσα", "πληρώσω", "πληρωθεί", "ξόδεψα", "τιμή", "πέρσι", "φέτος", "εβδομάδα", "μήνα", "μήνας",
+        "χρόνο", "σήμερα", "αύριο", "χθες", "επόμενο", "επόμενη", "τελευταία", "τελευταίο", "πριν", "μετά", "αυτό", "αυτή", "αυτά",
+        "όλα", "κάθε", "ακόμα", "ήδη", "λέει", "ξέρω", "χρειάζεται", "χρειάζομαι", "βρω", "βρίσκω", "φέρω", "πάρω", "αρχίζει",
+        "ξεκινά", "ξεκινάει", "τελειώνει", "λήγει",
+        // Finnish
+        "mikä", "mitä", "mitkä", "kuka", "ketkä", "kenen", "kenelle", "milloin", "missä", "mistä", "mihin", "miten", "kuinka",
+        "paljonko", "montako", "monta", "paljon", "miksi", "minkä", "millainen", "onko", "oliko", "ovat", "oli", "olivat", "olen",
+        "minun", "minulla", "meidän", "sinun", "hänen", "tämä", "tuo", "nämä", "kanssa", "tai", "myös", "vielä", "pitää", "täytyy",
+        "voin", "voiko", "tarvitsen", "tarvitaan", "kertaa", "kerran", "kerta", "yhteensä", "maksaa", "maksoi", "maksoivat", "maksan",
+        "maksoin", "käytin", "käytimme", "hinta", "aika", "aikaan", "kello", "päivä", "päivänä", "viikko", "viikolla", "kuussa",
+        "kuukausi", "vuonna", "vuosi", "tänä", "viime", "ensi", "tänään", "huomenna", "eilen", "löydän", "löytyy", "alkaa",
+        "loppuu", "pitäisi",
+        // Polish
+        "kto", "kiedy", "gdzie", "jak", "jaki", "jaka", "jakie", "jakiego", "jakiej", "który", "która", "które", "którego", "ile",
+        "ilu", "dlaczego", "czy", "jest", "są", "był", "była", "było", "były", "mam", "mamy", "mój", "moja", "moje", "mojego",
+        "mojej", "moich", "nasz", "nasza", "nasze", "twój", "jego", "jej", "ich", "dla", "się", "oraz", "razem", "łącznie", "kosztuje",
+        "kosztował", "kosztowała", "kosztowało", "kosztowały", "koszt", "cena", "płacę", "płacić", "zapłacić", "zapłaciłem",
+        "zapłaciłam", "wydałem", "wydałam", "razy", "raz", "godzina", "godzinie", "dzień", "dnia", "tydzień", "tygodniu", "miesiąc",
+        "miesiącu", "rok", "roku", "tym", "ten", "tego", "tej", "zeszłym", "przyszłym", "dzisiaj", "dziś", "jutro", "wczoraj",
+        "muszę", "trzeba", "mogę", "potrzebuję", "zabrać", "wziąć", "przynieść", "znaleźć", "znajdę", "zaczyna", "kończy", "jeden",
+        "jedna", "jedno", "jedne", "jedną",
+        // German
+        "wer", "wen", "wem", "wessen", "wann", "wohin", "woher", "wie", "welche", "welcher", "welches", "welchen", "viel", "viele",
+        "wieviel", "warum", "ist", "sind", "war", "waren", "habe", "haben", "hatte", "mein", "meine", "meinen", "meiner", "meinem",
+        "unser", "unsere", "dein", "sein", "ihr", "ihre", "der", "die", "das", "dem", "des", "ein", "eine", "einen", "und", "oder",
+        "für", "mit", "von", "zum", "zur", "bis", "kostet", "kostete", "kosteten", "kosten", "bezahlt", "bezahle", "zahle", "gezahlt",
+        "ausgegeben", "insgesamt", "zusammen", "preis", "mal", "uhr", "uhrzeit", "woche", "monat", "jahr", "letzte", "letzten",
+        "nächste", "nächsten", "heute", "gestern", "muss", "kann", "brauche", "finde", "bringen", "mitbringen", "beginnt", "fängt",
+        // French
+        "que", "qui", "quoi", "quand", "comment", "combien", "quel", "quelle", "quels", "quelles", "pourquoi", "est", "sont",
+        "était", "avons", "mon", "mes", "notre", "nos", "ton", "tes", "les", "des", "une", "pour", "avec", "dans", "sur", "coûte",
+        "coûté", "coûtent", "payé", "payer", "paie", "dépensé", "ensemble", "prix", "fois", "heure", "jour", "semaine", "mois",
+        "année", "dernier", "dernière", "prochain", "prochaine", "aujourd", "demain", "hier", "dois", "faut", "peux", "besoin",
+        "trouver", "apporter", "commence",
+        // Spanish
+        "qué", "quién", "quiénes", "cuándo", "dónde", "cómo", "cuánto", "cuánta", "cuántos", "cuántas", "cuál", "cuáles", "por",
+        "para", "porque", "son", "era", "fue", "tengo", "tiene", "mis", "nuestro", "nuestra", "los", "las", "del", "una", "uno",
+        "con", "costó", "cuesta", "cuestan", "pagué", "pagar", "pago", "gasté", "juntos", "precio", "veces", "vez", "hora", "día",
+        "semana", "mes", "año", "pasado", "pasada", "próximo", "próxima", "hoy", "mañana", "ayer", "debo", "puedo", "necesito",
+        "encontrar", "traer", "llevar", "empieza", "comienza",
+        // Italian
+        "che", "cosa", "chi", "quando", "dove", "come", "quanto", "quanta", "quanti", "quante", "quale", "quali", "perché", "sono",
+        "abbiamo", "mio", "mia", "miei", "mie", "nostro", "nostra", "della", "dei", "delle", "gli", "per", "costa", "costato",
+        "costata", "costati", "pagato", "pagare", "speso", "totale", "insieme", "prezzo", "volte", "volta", "ora", "ore", "giorno",
+        "settimana", "mese", "anno", "scorso", "scorsa", "prossimo", "prossima", "oggi", "domani", "ieri", "devo", "posso", "serve",
+        "trovo", "trovare", "portare", "inizia", "comincia",
+        // Portuguese
+        "quem", "onde", "quantos", "quantas", "qual", "quais", "são", "foi", "tenho", "tem", "meu", "minha", "meus", "minhas", "nosso",
+        "nossa", "dos", "das", "uma", "com", "custou", "custa", "custam", "paguei", "gastei", "preço", "vezes", "horas", "dia", "mês",
+        "ano", "passado", "hoje", "amanhã", "ontem", "preciso", "trazer", "começa",
+        // Dutch
+        "wat", "wie", "wanneer", "waar", "hoe", "hoeveel", "welke", "welk", "waarom", "zijn", "heb", "hebben", "heeft", "mijn", "onze",
+        "ons", "jouw", "haar", "het", "een", "dat", "deze", "voor", "met", "naar", "bij", "kost", "kostte", "kostten", "betaald", "betaal",
+        "betalen", "uitgegeven", "totaal", "samen", "prijs", "keer", "uur", "dag", "maand", "jaar", "vorige", "volgende", "vandaag",
+        "gisteren", "moet", "nodig", "vind", "vinden", "meenemen", "begint",
+        // Swedish
+        "vad", "vem", "när", "var", "hur", "mycket", "många", "vilken", "vilket", "vilka", "varför", "har", "hade", "min", "mitt",
+        "mina", "vår", "vårt", "våra", "din", "och", "för", "med", "till", "kostar", "kostade", "betalade", "betala", "totalt",
+        "tillsammans", "pris", "gånger", "gång", "klockan", "vecka", "månad", "året", "förra", "nästa", "idag", "imorgon", "igår",
+        "måste", "behöver", "hitta", "börjar",
+        // Slovak and Czech
+        "kto", "kedy", "kde", "ako", "aký", "aká", "aké", "ktorý", "ktorá", "ktoré", "koľko", "prečo", "sú", "bol", "bola", "bolo",
+        "mám", "môj", "moja", "moje", "náš", "naša", "pre", "spolu", "stojí", "stál", "stála", "zaplatil", "zaplatila", "platím", "krát",
+        "hodina", "hodine", "deň", "týždeň", "mesiac", "minulý", "budúci", "dnes", "zajtra", "včera", "musím", "treba", "potrebujem",
+        "nájdem", "začína", "kdo", "kdy", "jaký", "jaká", "jaké", "který", "kolik", "proč", "jsou", "byl", "můj", "celkem", "zítra",
+        // Vietnamese
+        "nào", "bao", "nhiêu", "đâu", "tôi", "của", "mấy", "giờ", "ngày", "tuần", "tháng", "năm", "tổng", "cộng", "giá", "tiền", "trả",
+        "khi", "lúc", "không", "được", "phải", "cần", "mua", "chúng", "mình",
+    ].map(Deadlines.key))
+
+    /// A word of a question that names no subject, in English or another language.
+    static func isQuestionWord(_ word: String) -> Bool {
+        questionWords.contains(word) || otherLanguagesQuestionWords.contains(Deadlines.key(word)) || Deadlines.namesWeekdayOrMonth(word)
+    }
+
     /// The question's words that name its subject and that none of `notes` holds, in the
     /// question's order. A word matches a note's word that begins the same way, allowing an
     /// ending ("shoe" and "shoes", "weigh" and "weighs", "vaccine" and "vaccination").
     static func unmatchedWords(question: String, notes: [String]) -> [String] {
         let noteWords = Set(notes.flatMap(AskText.wordList))
         var missing: [String] = []
-        for word in subjectWords(question) where !questionWords.contains(word) && !missing.contains(word) {
+        for word in subjectWords(question) where !isQuestionWord(word) && !missing.contains(word) {
             if !noteWords.contains(where: { sameWord(word, $0) }) { missing.append(word) }
         }
         return Array(missing.prefix(maximumWords))
