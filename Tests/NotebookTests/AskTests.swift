@@ -56,6 +56,18 @@ struct AskToolsTests {
         #expect(try await read.call(arguments: try .init(GeneratedContent(json: #"{"id": "N7"}"#))).hasPrefix("No note N7"))
     }
 
+    @Test func aLongNoteIsShownByItsFirstSentenceAndTheSentencesTheSearchIsAbout() {
+        let diary = "Slow Sunday at home with the children. " + String(repeating: "We walked along the canal to the lock and back. ", count: 8)
+            + "Bought a new kettle for 29 euros at the market. Leo refused his porridge, then ate two bowls of it."
+        let shown = AskText.excerpt(diary, matching: "new kettle price", characters: AskLimits.snippetCharacters)
+        #expect(shown == "Slow Sunday at home with the children. … Bought a new kettle for 29 euros at the market. …", "\(shown)")
+        // No sentence has the query's words: the note's start, as before.
+        #expect(AskText.excerpt(diary, matching: "tuba", characters: 60) == AskText.cut(diary, characters: 60))
+        #expect(AskText.excerpt("Short note.", matching: "kettle", characters: 60) == "Short note.")
+        #expect(AskText.sentences("Mökki varattu 12.–14. helmikuuta. Avain on saunan alla! Call Mr. Okonkwo at 3 p.m. on Friday. I. Then")
+            == ["Mökki varattu 12.–14. helmikuuta.", "Avain on saunan alla!", "Call Mr. Okonkwo at 3 p.m. on Friday.", "I. Then"])
+    }
+
     @Test func tasksAreListedWithTheirDueDays() async throws {
         let store = try NoteStore(database: Database(path: ":memory:"))
         let note = try add("Passport: renew it", to: store)

@@ -184,7 +184,7 @@ struct SearchNotesTool: Tool {
         let notes = try hits.compactMap { id in try notebook.withSearch { try $0.note(id) } }
         guard !notes.isEmpty else { return "No note matches \"\(arguments.query)\"." }
         return notes.map { note in
-            let snippet = AskText.cut(note.body, characters: AskLimits.snippetCharacters)
+            let snippet = AskText.excerpt(note.body, matching: arguments.query, characters: AskLimits.snippetCharacters)
             let handle = sources.show(note.id, title: note.title, text: snippet, whole: !snippet.hasSuffix("…"))
             return AskText.heading(handle, note) + ": " + snippet
         }.joined(separator: "\n")
@@ -271,6 +271,55 @@ enum AskText {
     static func cut(_ text: String, characters: Int) -> String {
         let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         return line.count > characters ? String(line.prefix(characters)) + "…" : line
+    }
+
+    /// What a search shows of a note: all of it when short; else its first sentence and then the
+    /// sentences that have most of the query's words (in the note's order), up to `characters`,
+    /// ending with "…". The answer to a question about a long meeting note or diary is rarely
+    /// in its first lines, and a small model answers from what it is shown rather than read on.
+    static func excerpt(_ text: String, matching query: String, characters: Int) -> String {
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        guard line.count > characters else { return line }
+        let asked = wordList(query).filter { !AskCheck.isQuestionWord($0) }
+        let sentences = sentences(line)
+        let scores = sentences.map { sentence in
+            let its = wordList(sentence)
+            return asked.count { word in its.contains { AskCheck.sameWord(word, $0) } }
+        }
+        guard sentences.count > 1, let best = scores.max(), best > 0 else { return cut(text, characters: characters) }
+        var kept: Set<Int> = [0]
+        var length = min(sentences[0].count, characters / 3)
+        for index in sentences.indices.sorted(by: { (scores[$0], -$0) > (scores[$1], -$1) }) where scores[index] > 0 && !kept.contains(index) {
+            guard length + sentences[index].count + 2 <= characters else { continue }
+            kept.insert(index)
+            length += sentences[index].count + 2
+        }
+        var shown = ""
+        for index in kept.sorted() {
+            let sentence = index == 0 && sentences[0].count > characters / 3 ? String(sentences[0].prefix(characters / 3)) + "…" : sentences[index]
+            shown += shown.isEmpty ? sentence : (kept.contains(index - 1) ? " " : " … ") + sentence
+        }
+        let whole = kept.count == sentences.count && sentences[0].count <= characters / 3
+        return shown + (whole ? "" : " …")
+    }
+
+    /// The text's sentences: cut after ".", "!", "?" or ";" where a capital follows ("12.–14.
+    /// helmikuuta", "3 p.m. on" and "Mr. Okonkwo" stay whole).
+    static func sentences(_ text: String) -> [String] {
+        let characters = Array(text)
+        var sentences: [String] = []
+        var start = 0
+        for index in characters.indices where ".!?;".contains(characters[index]) {
+            let next = index + 1
+            guard next + 1 < characters.count, characters[next].isWhitespace, characters[next + 1].isUppercase else { continue }
+            // A title's short form ("Mr.", "Dr.", "St.") is a capitalised word of three letters at most.
+            let word = characters[start..<index].reversed().prefix { $0.isLetter }
+            if characters[index] == ".", (1...3).contains(word.count), word.last?.isUppercase == true { continue }
+            sentences.append(String(characters[start...index]))
+            start = next + 1
+        }
+        if start < characters.count { sentences.append(String(characters[start...])) }
+        return sentences.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 
     static func words(_ text: String) -> Set<String> { Set(wordList(text)) }
