@@ -277,8 +277,11 @@ enum AskText {
     /// sentences that have most of the query's words (in the note's order), up to `characters`,
     /// ending with "…". The answer to a question about a long meeting note or diary is rarely
     /// in its first lines, and a small model answers from what it is shown rather than read on.
+    /// Only the note's first `excerptReach` characters are looked through: a search shows five
+    /// notes, and one may be of megabytes.
     static func excerpt(_ text: String, matching query: String, characters: Int) -> String {
-        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let reach = text.prefix(excerptReach)
+        let line = reach.split(whereSeparator: \.isNewline).joined(separator: " ")
         guard line.count > characters else { return line }
         let asked = wordList(query).filter { !AskCheck.isQuestionWord($0) }
         let sentences = sentences(line)
@@ -286,7 +289,7 @@ enum AskText {
             let its = wordList(sentence)
             return asked.count { word in its.contains { AskCheck.sameWord(word, $0) } }
         }
-        guard sentences.count > 1, let best = scores.max(), best > 0 else { return cut(text, characters: characters) }
+        guard sentences.count > 1, let best = scores.max(), best > 0 else { return cut(line, characters: characters) }
         var kept: Set<Int> = [0]
         var length = min(sentences[0].count, characters / 3)
         for index in sentences.indices.sorted(by: { (scores[$0], -$0) > (scores[$1], -$1) }) where scores[index] > 0 && !kept.contains(index) {
@@ -299,9 +302,11 @@ enum AskText {
             let sentence = index == 0 && sentences[0].count > characters / 3 ? String(sentences[0].prefix(characters / 3)) + "…" : sentences[index]
             shown += shown.isEmpty ? sentence : (kept.contains(index - 1) ? " " : " … ") + sentence
         }
-        let whole = kept.count == sentences.count && sentences[0].count <= characters / 3
+        let whole = kept.count == sentences.count && sentences[0].count <= characters / 3 && reach.endIndex == text.endIndex
         return shown + (whole ? "" : " …")
     }
+
+    static let excerptReach = 20_000
 
     /// The text's sentences: cut after ".", "!", "?" or ";" where a capital follows ("12.–14.
     /// helmikuuta", "3 p.m. on" and "Mr. Okonkwo" stay whole).
