@@ -100,6 +100,23 @@ struct AskArithmeticTests {
         #expect(NotebookQuestions.stating(result, in: declined, sources: sources) == declined)
     }
 
+    @Test func amountsOfDifferentKindsAreNotAdded() async throws {
+        let store = try NoteStore(database: Database(path: ":memory:"))
+        for text in ["Parking permit for this year: 84 euros", "Park run: 5 km in 26:40"] {
+            try store.insert(try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: now))
+        }
+        let notebook = AskNotebook(search: NotebookSearch(store: store, embedder: nil), now: now)
+        let sources = AskSources()
+        sources.beginRequest()
+        try await search("park", notebook, sources)
+        let addUp = AddUpTool(notebook: notebook, sources: sources)
+        let all = sources.amounts.map(addUp.choice)
+        #expect(all.count == 2)
+        let output = try await addUp.call(arguments: AskPicks(GeneratedContent(json: #"{"items": ["\#(all[0])", "\#(all[1])"]}"#)))
+        #expect(output.hasPrefix("Not added: ") && output.contains("84 euros") && output.contains("5 km") && output.contains("measure different things"), "\(output)")
+        #expect(sources.results.isEmpty)
+    }
+
     @Test func aTotalInATimeAddsOnlyTheNotesWrittenThen() async throws {
         let (notebook, sources, _) = try await shown()
         sources.beginRequest(period: AskPeriod("last month", now: now))

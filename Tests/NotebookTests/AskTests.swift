@@ -178,6 +178,17 @@ struct AskCheckTests {
         #expect(!AskCheck.supported(try GeneratedContent(json: #"{}"#), words: ["office"]))
     }
 
+    @Test func aNotesHandleOrTitleAloneIsNoAnswer() throws {
+        let sources = AskSources()
+        sources.beginRequest()
+        _ = sources.show(try #require(NoteID("0190f0a0-0000-7000-8000-000000000002")), title: "Mökkiviikonloppu")
+        #expect(NotebookQuestions.namesANote("N1", sources: sources))
+        #expect(NotebookQuestions.namesANote("Mökkiviikonloppu.", sources: sources))
+        #expect(NotebookQuestions.namesANote("\"mökkiviikonloppu\"", sources: sources))
+        #expect(!NotebookQuestions.namesANote("Under the flower pot at the sauna.", sources: sources))
+        #expect(!NotebookQuestions.namesANote("N2", sources: sources))
+    }
+
     @Test func numbersOfTwoDigitsOrMore() {
         #expect(AskCheck.numbers("780 + 1,150 + 160 = 2,090 euros.") == ["780", "1150", "160", "2090"])
         #expect(AskCheck.numbers("Miso weighs 4.6 kg, 3 cats, room 12.") == ["4.6", "12"])
@@ -205,6 +216,10 @@ struct AskCheckTests {
         #expect(completed.sources == [dad, ana])
         #expect(try questions.completingSources(of: NotebookQuestions.Answer(text: "The scarf.", sources: [dad], searches: [])).sources == [dad])
         #expect(try questions.completingSources(of: NotebookQuestions.Answer(text: "Your notes do not say.", sources: [], searches: [])).sources.isEmpty)
+        // A source that holds none of the answer's numbers goes, when a note shown holds them.
+        let permit = NotebookQuestions.Source(id: notes[2].id, title: notes[2].title)
+        #expect(try questions.completingSources(of: NotebookQuestions.Answer(text: "84 euros.", sources: [dad], searches: [])).sources == [permit])
+        #expect(try questions.completingSources(of: NotebookQuestions.Answer(text: "It is 12 euros.", sources: [dad], searches: [])).sources == [dad])
         let kept = try await questions.checked(completed, question: "How much did the gifts for Dad and Ana cost together?")
         #expect(kept == completed)
     }

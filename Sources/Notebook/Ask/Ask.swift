@@ -175,20 +175,30 @@ public final class NotebookQuestions: Sendable {
 
     /// The answer's sources and the notes shown in this request that hold a number the answer
     /// gives (two digits or more) that no source holds: a total over two or three notes often
-    /// cites one of them, and the check below reads the sources.
+    /// cites one of them, and the check below reads the sources. Then a source that holds none
+    /// of the answer's numbers, beside one that does, goes: the small model cites N1 by habit
+    /// ("8:40" with the first note shown, where the second says the school starts at 8:40).
     func completingSources(of answer: Answer) throws -> Answer {
         let numbers = AskCheck.numbers(answer.text)
         guard !numbers.isEmpty, !answer.sources.isEmpty else { return answer }
         var completed = answer
-        var held = Set(try answer.sources.compactMap { source in try notebook.withSearch { try $0.note(source.id) } }.flatMap { AskCheck.numbers($0.body) })
+        var numbersOf: [NoteID: Set<String>] = [:]
+        for source in answer.sources {
+            numbersOf[source.id] = try notebook.withSearch { try $0.note(source.id) }.map { AskCheck.numbers($0.body) } ?? []
+        }
+        var held = numbersOf.values.reduce(into: Set<String>()) { $0.formUnion($1) }
         for handle in sources.citable where completed.sources.count < Self.maximumSources {
             guard let shown = sources.note(handle), !completed.sources.contains(where: { $0.id == shown.id }),
                   let note = try notebook.note(shownAs: handle, in: sources) else { continue }
             let its = AskCheck.numbers(note.body)
             guard !its.intersection(numbers).isSubset(of: held) else { continue }
             completed.sources.append(Source(id: note.id, title: note.title))
+            numbersOf[note.id] = its
             held.formUnion(its)
         }
+        // A total's or count's sources are the notes code made it from (their titles may carry the numbers).
+        let holding = completed.sources.filter { !(numbersOf[$0.id] ?? []).isDisjoint(with: numbers) }
+        if sources.results.isEmpty, !holding.isEmpty { completed.sources = holding }
         return completed
     }
 
@@ -227,7 +237,17 @@ public final class NotebookQuestions: Sendable {
             let source = Source(id: note.id, title: note.title)
             if !cited.contains(source) { cited.append(source) }
         }
+        if Self.namesANote(text, sources: sources) { return Answer(text: AskCheck.declined, sources: [], searches: sources.searches) }
         return Answer(text: text, sources: cited, searches: sources.searches)
+    }
+
+    /// Whether an answer is only a note's handle or title ("N1", "Mökkiviikonloppu"): the small
+    /// model names the note it found instead of saying what it says, which answers nothing.
+    static func namesANote(_ text: String, sources: AskSources) -> Bool {
+        let bare = AskAmount.trimmed(Substring(text)).lowercased()
+        return sources.citable.contains { handle in
+            bare == handle.lowercased() || bare == AskAmount.trimmed(Substring(sources.title(handle))).lowercased()
+        }
     }
 
     /// The tool calls the transcript gained since the last look (called before every step).

@@ -38,6 +38,11 @@ struct AskAmount: Equatable, Sendable {
 
     static let symbols: [Character: String] = ["€": "euros", "£": "pounds", "$": "dollars"]
 
+    /// What a unit measures: amounts of one kind can be given side by side (euros and pounds),
+    /// of two kinds never (the small model adds a parking permit's 84 euros to a 5 km run).
+    static let kinds: [String: String] = ["euros": "money", "pounds": "money", "dollars": "money", "złoty": "money",
+                                          "km": "distance", "miles": "distance", "kg": "weight", "hours": "time", "minutes": "time"]
+
     /// The amounts `text` states, in order, each once.
     static func amounts(in text: String, handle: String) -> [AskAmount] {
         let tokens = text.split(whereSeparator: \.isWhitespace).map(String.init)
@@ -168,6 +173,10 @@ struct AddUpTool: Tool {
         }
         var units: [String] = []
         for amount in picked where !units.contains(amount.unit) { units.append(amount.unit) }
+        guard Set(units.map { AskAmount.kinds[$0] ?? $0 }).count == 1 else {
+            return "Not added: " + picked.map { $0.text + " (" + sources.title($0.handle) + ")" }.joined(separator: ", ")
+                + " measure different things. A total adds amounts of one kind." + left
+        }
         let sums = units.map { unit in picked.filter { $0.unit == unit }.reduce(0) { $0 + $1.value } }
         let total = zip(sums, units).map { AskAmount.format($0) + " " + $1 }.joined(separator: " and ")
         let terms = picked.map { $0.text + " (" + sources.title($0.handle) + ")" }.joined(separator: " + ")
