@@ -181,6 +181,18 @@ import Testing
         #expect(!(try notebook.run(["related", newest], environment: e5).stderr.contains("wait for")))
     }
 
+    @Test func relatedSaysWhenNoNoteIsCloseInMeaning() throws {
+        let deps = ProcessInfo.processInfo.environment["NOTES_DEPS"] ?? "/opt/notes-deps"
+        let e5 = ["NOTES_EMBEDDING_MODEL": deps + "/e5/multilingual-e5-small-q4_0.gguf"]
+        let notebook = Notebook()
+        _ = try notebook.add("Band rehearsal Thursday at the studio, bring the new setlist")
+        let dentist = try notebook.add("Ο οδοντίατρος την Πέμπτη στις 17:30")
+        #expect(try notebook.run(["analyze", "--vectors"], environment: e5).status == 0)
+        let related = try notebook.run(["related", dentist], environment: e5)
+        #expect(related.status == 0 && related.stdout.isEmpty, "\(related.stdout)")
+        #expect(related.stderr == "No other note is close in meaning.\n", "\(related.stderr)")
+    }
+
     @Test func aMalformedFilterIsAUsageError() throws {
         let notebook = Notebook()
         _ = try notebook.add("Pay the rent")

@@ -42,7 +42,8 @@ struct RelatedCommand: NotesCommand {
         // Notes without a vector cannot be among the related ones: say so, listed or not.
         let notice = context.pendingVectorsNotice(embedderVersion: search.embedderVersion)
         if related.isEmpty {
-            context.printEmpty("No other note has a vector yet.", notice: notice)
+            // Every other note may have its vector and none be about the same thing.
+            context.printEmpty(notice == nil ? "No other note is close in meaning." : "No other note with a vector is close in meaning.", notice: notice)
             return
         }
         let short = try context.handles(for: related.map(\.id))
