@@ -111,12 +111,14 @@ extension AskTurn {
 }
 
 extension NotebookQuestions.Answer {
-    /// `{"answer", "sources": [{"id", "title"}], "searches": [...]}`.
+    /// `{"answer", "sources": [{"id", "title"}], "searches": [...], "see_also": [{"id", "title"}]}`.
     public var json: JSON {
-        .object([
+        func notes(_ list: [NotebookQuestions.Source]) -> JSON { .array(list.map { .object([("id", .string($0.id.rawValue)), ("title", .string($0.title))]) }) }
+        return .object([
             ("answer", .string(text)),
-            ("sources", .array(sources.map { .object([("id", .string($0.id.rawValue)), ("title", .string($0.title))]) })),
+            ("sources", notes(sources)),
             ("searches", .array(searches.map(JSON.string))),
+            ("see_also", notes(seeAlso)),
         ])
     }
 }

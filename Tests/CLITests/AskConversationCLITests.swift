@@ -17,6 +17,9 @@ import Testing
         #expect(first.status == 0, "\(first.stderr)")
         let alone = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any]
         #expect(alone?["answer"] is String && alone?["turns"] == nil, "a first question has no earlier turns")
+        // Cited notes, or else the closest ones to look at: never both.
+        let cited = alone?["sources"] as? [[String: Any]] ?? [], seeAlso = alone?["see_also"] as? [[String: Any]]
+        #expect(seeAlso != nil && (cited.isEmpty || seeAlso!.isEmpty), "\(first.stdout)")
         let next = try notebook.run(["ask", "--continue", "--json", "and the tap?"], environment: environment)
         #expect(next.status == 0, "\(next.stderr)")
         let followUp = try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any]

@@ -189,6 +189,20 @@ struct AskCheckTests {
         #expect(!NotebookQuestions.namesANote("N2", sources: sources))
     }
 
+    @Test func anAnswerThatCitesNothingListsTheClosestNotesToSeeAlso() throws {
+        let sources = AskSources()
+        sources.beginRequest()
+        let ids = try (1...5).map { try #require(NoteID("0190f0a0-0000-7000-8000-00000000001\($0)")) }
+        for (index, id) in ids.enumerated() { _ = sources.show(id, title: "Note \(index + 1)") }
+        let near = NotebookQuestions.Source(id: ids[3], title: "Note 4")
+        // A withdrawn answer's near miss first, then the notes in the order shown, three at most.
+        let declined = NotebookQuestions.withSeeAlso(.init(text: AskCheck.declined, sources: [], searches: ["x"], seeAlso: [near]), sources: sources)
+        #expect(declined.seeAlso.map(\.title) == ["Note 4", "Note 1", "Note 2"])
+        #expect(declined.json.render(indent: nil).contains("\"see_also\":[{\"id\":\"\(ids[3])\",\"title\":\"Note 4\"}"), "\(declined.json.render(indent: nil))")
+        let cited = NotebookQuestions.Source(id: ids[0], title: "Note 1")
+        #expect(NotebookQuestions.withSeeAlso(.init(text: "At 9:30.", sources: [cited], searches: []), sources: sources).seeAlso.isEmpty)
+    }
+
     @Test func numbersOfTwoDigitsOrMore() {
         #expect(AskCheck.numbers("780 + 1,150 + 160 = 2,090 euros.") == ["780", "1150", "160", "2090"])
         #expect(AskCheck.numbers("Miso weighs 4.6 kg, 3 cats, room 12.") == ["4.6", "12"])

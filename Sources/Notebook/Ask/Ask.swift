@@ -26,11 +26,16 @@ public final class NotebookQuestions: Sendable {
         public var sources: [Source]
         /// What the model searched for, in order.
         public var searches: [String]
+        /// For an answer that cites nothing: the notes closest to the question, to look at
+        /// yourself (a near miss the check withdrew first, then what the search found first).
+        /// Not sources: they do not hold the answer.
+        public var seeAlso: [Source]
 
-        public init(text: String, sources: [Source], searches: [String]) {
+        public init(text: String, sources: [Source], searches: [String], seeAlso: [Source] = []) {
             self.text = text
             self.sources = sources
             self.searches = searches
+            self.seeAlso = seeAlso
         }
     }
 
@@ -155,8 +160,8 @@ public final class NotebookQuestions: Sendable {
             }
         }
         guard let final else { throw AskError.noAnswer }
-        let answer = try await checked(try completingSources(of: Self.stating(sources.results.last, in: answer(from: final), sources: sources)),
-                                       question: question, onEvent: onEvent)
+        let answer = Self.withSeeAlso(try await checked(try completingSources(of: Self.stating(sources.results.last, in: answer(from: final), sources: sources)),
+                                                        question: question, onEvent: onEvent), sources: sources)
         conversation.withLock { $0.append(AskTurn(question: question, answer: answer.text, sources: answer.sources)) }
         onEvent(.answered(answer))
         return answer
@@ -222,7 +227,7 @@ public final class NotebookQuestions: Sendable {
                                                 schema: AskCheck.schema(words: missing, notes: notes),
                                                 options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 16 * missing.count + 16))
         guard AskCheck.supported(verdict.content, words: missing) else {
-            return Answer(text: AskCheck.declined, sources: [], searches: answer.searches)
+            return Answer(text: AskCheck.declined, sources: [], searches: answer.searches, seeAlso: answer.sources)
         }
         return answer
     }
@@ -239,6 +244,21 @@ public final class NotebookQuestions: Sendable {
         }
         if Self.namesANote(text, sources: sources) { return Answer(text: AskCheck.declined, sources: [], searches: sources.searches) }
         return Answer(text: text, sources: cited, searches: sources.searches)
+    }
+
+    /// An answer that cites nothing, with the notes closest to its question to look at: the
+    /// ones a withdrawn answer cited (kept in `seeAlso` by the check), then those shown in this
+    /// request in the order the tools showed them, at most `maximumSources`.
+    static func withSeeAlso(_ answer: Answer, sources: AskSources) -> Answer {
+        guard answer.sources.isEmpty else { return Answer(text: answer.text, sources: answer.sources, searches: answer.searches) }
+        var answer = answer
+        for handle in sources.citable {
+            guard let shown = sources.note(handle) else { continue }
+            let source = Source(id: shown.id, title: shown.title)
+            if !answer.seeAlso.contains(source) { answer.seeAlso.append(source) }
+        }
+        answer.seeAlso = Array(answer.seeAlso.prefix(maximumSources))
+        return answer
     }
 
     /// Whether an answer is only a note's handle or title ("N1", "Mökkiviikonloppu"): the small

@@ -144,6 +144,8 @@ enum NotebookTools {
             ("answer", .string()),
             ("sources", .array(of: .record([("id", .string()), ("title", .string())]))),
             ("searches", .array(of: .string(), description: "What the model searched for, in order.")),
+            ("see_also", .array(of: .record([("id", .string()), ("title", .string())]),
+                                description: "When nothing is cited: the notes closest to the question, which do not hold the answer.")),
         ]),
         writes: false
     ) { arguments, access in

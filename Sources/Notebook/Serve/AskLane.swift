@@ -142,9 +142,10 @@ final class AnswerPage: @unchecked Sendable {
 
     func finish(_ answer: NotebookQuestions.Answer) {
         var html = closeDraft() + "<div class=\"final\"><p>\(HTML.escape(answer.text))</p>"
-        if !answer.sources.isEmpty {
-            html += "<h2>Sources</h2><ul>" + answer.sources.map { "<li><a href=\"/note/\($0.id)\">\(HTML.escape($0.title))</a></li>" }.joined() + "</ul>"
+        func list(_ heading: String, _ notes: [NotebookQuestions.Source]) -> String {
+            "<h2>" + heading + "</h2><ul>" + notes.map { "<li><a href=\"/note/\($0.id)\">\(HTML.escape($0.title))</a></li>" }.joined() + "</ul>"
         }
+        if !answer.sources.isEmpty { html += list("Sources", answer.sources) } else if !answer.seeAlso.isEmpty { html += list("See also", answer.seeAlso) }
         stream.write(html + "</div></section>")
     }
 

@@ -14,8 +14,9 @@ struct AskCommand: NotesCommand {
             The reading model (NOTES_READER_MODEL, else Qwen2.5-Coder-1.5B) searches your notes
             by words and by meaning, reads them and lists the tasks with their due days, then
             answers and names its sources: only notes it was shown while answering. When the
-            notes do not say, it says so and cites nothing; an answer whose notes do not speak
-            of what the question asks (another person's, another thing's) is withdrawn.
+            notes do not say, it says so and cites nothing, and lists the notes closest to the
+            question under "See also"; an answer whose notes do not speak of what the question
+            asks (another person's, another thing's) is withdrawn.
             Everything runs on this machine; nothing is written to the notebook. Text in a note
             is data to the model, never an instruction.
 
@@ -119,11 +120,13 @@ struct AskCommand: NotesCommand {
         }
         if live { writer.finish(answer.text) } else { terminal.print(answer.text) }
         if live { terminal.print() }
-        guard !answer.sources.isEmpty else { return }
-        let short = try context.handles(for: answer.sources.map(\.id))
-        terminal.print(terminal.dim("Sources:"))
-        for source in answer.sources {
-            terminal.print("  " + terminal.yellow(short[source.id] ?? source.id.rawValue) + "  " + source.title)
+        // Sources hold the answer; "see also" are the closest notes to an answer that has none.
+        let (heading, notes) = answer.sources.isEmpty ? ("See also:", answer.seeAlso) : ("Sources:", answer.sources)
+        guard !notes.isEmpty else { return }
+        let short = try context.handles(for: notes.map(\.id))
+        terminal.print(terminal.dim(heading))
+        for note in notes {
+            terminal.print("  " + terminal.yellow(short[note.id] ?? note.id.rawValue) + "  " + note.title)
         }
     }
 }
