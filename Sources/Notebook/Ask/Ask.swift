@@ -143,8 +143,9 @@ public final class NotebookQuestions: Sendable {
         guard !question.isEmpty else { throw AskError.emptyQuestion }
         sources.beginRequest(question: question, period: AskPeriod.named(in: question, now: notebook.now))
         let sources = self.sources
+        let language = sources.language
         let before = await session.transcript.count
-        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 400)
+        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: language.responseTokens)
         let stream = session.streamResponse(to: prompt(for: question), options: options) { transcript in
             Self.reportCalls(in: transcript, after: before, onEvent: onEvent)
             // The first step searches: a question about notes needs them, whatever it asks.
@@ -155,13 +156,16 @@ public final class NotebookQuestions: Sendable {
         for try await snapshot in stream {
             if snapshot.isComplete {
                 final = snapshot.content
-            } else if let text = try? snapshot.content?.value(String.self, forProperty: "answer") {
+            } else if let text = try? snapshot.content?.value(String.self, forProperty: "answer"),
+                      language == .english || !AskCheck.declined.hasPrefix(text) {
+                // A decline in another language is said in it at the end, not first in English.
                 onEvent(.answerText(text))
             }
         }
         guard let final else { throw AskError.noAnswer }
-        let answer = Self.withSeeAlso(try await checked(try completingSources(of: Self.stating(sources.results.last, in: answer(from: final), sources: sources)),
+        var answer = Self.withSeeAlso(try await checked(try completingSources(of: Self.stating(sources.results.last, in: answer(from: final), sources: sources)),
                                                         question: question, onEvent: onEvent), sources: sources)
+        if answer.text == AskCheck.declined { answer.text = language.declined }
         conversation.withLock { $0.append(AskTurn(question: question, answer: answer.text, sources: answer.sources)) }
         onEvent(.answered(answer))
         return answer
@@ -233,8 +237,9 @@ public final class NotebookQuestions: Sendable {
     }
 
     func answer(from content: GeneratedContent) throws -> Answer {
-        let text = try content.value(String.self, forProperty: "answer").trimmingWhitespace()
+        var text = try content.value(String.self, forProperty: "answer").trimmingWhitespace()
         // The instructions' way to decline cites nothing, whatever the model added.
+        if AskCheck.isDecline(text) { text = AskCheck.declined }
         let handles = text == AskCheck.declined ? [] : try content.value([String].self, forProperty: "sources")
         var cited: [Source] = []
         for handle in handles {
@@ -290,7 +295,7 @@ public final class NotebookQuestions: Sendable {
     static let promptPrefix = "Today is "
 
     func prompt(for question: String) -> String {
-        Self.promptPrefix + notebook.now.day + " (" + NoteReader.weekdayName(notebook.now) + ").\nQuestion: " + question
+        Self.promptPrefix + notebook.now.day + " (" + NoteReader.weekdayName(notebook.now) + ").\nQuestion: " + question + AskLanguage.of(question).answerIn
     }
 
     static let instructions = """
@@ -306,6 +311,15 @@ public final class NotebookQuestions: Sendable {
 /// The grounding check of an answer with sources (`NotebookQuestions.checked`).
 enum AskCheck {
     static let declined = "Your notes do not say."
+
+    /// Whether `text` is the instructions' decline as the model may word it ("The notes do not
+    /// say.", "Your notes don't say"): it is then that decline, and said in the question's language.
+    static func isDecline(_ text: String) -> Bool {
+        var bare = Substring(text.lowercased().map { $0 == "’" ? "'" : $0 })
+        while let last = bare.last, !last.isLetter { bare = bare.dropLast() }
+        while let first = bare.first, !first.isLetter { bare = bare.dropFirst() }
+        return ["your notes do not say", "the notes do not say", "your notes don't say", "the notes don't say", "notes do not say"].contains(String(bare))
+    }
     /// Three notes of `noteCharacters` and the choice of their words: 2,048 tokens was too few
     /// for a Polish question over three long notes (2,374).
     static let contextSize = 4_096

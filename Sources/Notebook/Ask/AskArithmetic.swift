@@ -182,7 +182,7 @@ struct AddUpTool: Tool {
         let terms = picked.map { $0.text + " (" + sources.title($0.handle) + ")" }.joined(separator: " + ")
         var handles: [String] = []
         for amount in picked where !handles.contains(amount.handle) { handles.append(amount.handle) }
-        sources.record(AskResult(figure: AskAmount.format(sums[0]), statement: total + " in all: " + terms + ".", handles: handles))
+        sources.record(AskResult(figure: AskAmount.format(sums[0]), statement: total + " " + sources.language.inAll + ": " + terms + ".", handles: handles))
         let mixed = units.count > 1 ? " (in different units, so not added into one)" : ""
         return "Total: " + total + mixed + ", from " + terms + "." + left
     }
@@ -228,8 +228,10 @@ struct CountNotesTool: Tool {
         var output = "\(kept.count) note\(kept.count == 1 ? "" : "s")\(when)"
         output += kept.isEmpty ? "." : ": " + kept.map { "\($0.handle) \(AskText.quoted($0.title)) (\($0.day))" }.joined(separator: ", ") + "."
         if !left.isEmpty { output += " Not counted, written at another time: " + left.joined(separator: ", ") + "." }
-        let times = "\(kept.count) time\(kept.count == 1 ? "" : "s")"
-        let statement = times + (period.map { " " + $0.name } ?? "") + (kept.isEmpty ? "." : ": " + kept.map(\.title).joined(separator: ", ") + ".")
+        // The period's name is English's ("in November"); in another language the titles say when.
+        let language = sources.language
+        let named = language == .english ? period.map { " " + $0.name } ?? "" : ""
+        let statement = language.times(kept.count) + named + (kept.isEmpty ? "." : ": " + kept.map(\.title).joined(separator: ", ") + ".")
         sources.record(AskResult(figure: String(kept.count), statement: statement, handles: kept.map(\.handle)))
         return output
     }

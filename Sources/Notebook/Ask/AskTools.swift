@@ -53,6 +53,8 @@ final class AskSources: Sendable {
         var question = ""
         /// The time the question names, which a count is held to.
         var period: AskPeriod?
+        /// The language it is asked in, which code's own answers are said in.
+        var language = AskLanguage.english
     }
 
     private let state = Mutex(State())
@@ -63,6 +65,7 @@ final class AskSources: Sendable {
         state.withLock {
             $0.question = question
             $0.period = period
+            $0.language = AskLanguage.of(question)
             $0.thisRequest = []
             $0.searches = []
             $0.amounts = []
@@ -142,6 +145,7 @@ final class AskSources: Sendable {
     var results: [AskResult] { state.withLock { $0.results } }
     func record(_ result: AskResult) { state.withLock { $0.results.append(result) } }
     var period: AskPeriod? { state.withLock { $0.period } }
+    var language: AskLanguage { state.withLock { $0.language } }
 }
 
 /// How much of a note a tool shows: search results show the start of each note, `read_note`
