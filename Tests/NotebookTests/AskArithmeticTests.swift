@@ -100,6 +100,40 @@ struct AskArithmeticTests {
         #expect(NotebookQuestions.stating(result, in: declined, sources: sources) == declined)
     }
 
+    @Test func aQuestionAsksForATotalInSoManyWords() {
+        for question in ["How much did the shower head and the tap cost together?", "What did the kitchen cost in total?",
+                         "All told, what is the wedding costing me?", "Paljonko käytin lahjoihin yhteensä?",
+                         "Ile razem kosztowały upominki?", "Πόσο κόστισαν συνολικα;"] {
+            #expect(AddUpTool.isAskedFor(in: question), "\(question)")
+        }
+        for question in ["How much was the shower head?", "Who is the tiler?", "Is the totality of the eclipse visible?"] {
+            #expect(!AddUpTool.isAskedFor(in: question), "\(question)")
+        }
+    }
+
+    @Test func aQuestionThatAsksForATotalCallsAddUpBeforeItAnswers() async throws {
+        let (notebook, sources, _) = try await shown()
+        sources.beginRequest(question: "What did the brake pads and the car test cost together?")
+        func step(_ transcript: Transcript, total: Bool = true) -> String {
+            switch NotebookQuestions.nextStep(in: transcript, after: 0, sources: sources, asksForATotal: total) {
+            case .callTool(let only): "call " + (only ?? []).joined(separator: ",")
+            case .answer: "answer"
+            }
+        }
+        var transcript = Transcript(entries: [.prompt(.init(text: "Question: ..."))])
+        #expect(step(transcript) == "call search_notes")
+        let arguments = try GeneratedContent(json: #"{"query": "euros"}"#)
+        try await search("euros", notebook, sources)
+        transcript.append(.toolCall(.init(toolName: "search_notes", arguments: arguments)))
+        transcript.append(.toolOutput(.init(toolName: "search_notes", text: "N1 ...")))
+        #expect(sources.amounts.count >= 2)
+        #expect(step(transcript) == "call add_up")
+        #expect(step(transcript, total: false) == "answer")
+        transcript.append(.toolCall(.init(toolName: "add_up", arguments: arguments)))
+        transcript.append(.toolOutput(.init(toolName: "add_up", text: "Total: ...")))
+        #expect(step(transcript) == "answer")
+    }
+
     @Test func amountsOfDifferentKindsAreNotAdded() async throws {
         let store = try NoteStore(database: Database(path: ":memory:"))
         for text in ["Parking permit for this year: 84 euros", "Park run: 5 km in 26:40"] {

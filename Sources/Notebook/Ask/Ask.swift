@@ -144,13 +144,12 @@ public final class NotebookQuestions: Sendable {
         sources.beginRequest(question: question, period: AskPeriod.named(in: question, now: notebook.now))
         let sources = self.sources
         let language = sources.language
+        let asksForATotal = AddUpTool.isAskedFor(in: question)
         let before = await session.transcript.count
         let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: language.responseTokens)
         let stream = session.streamResponse(to: prompt(for: question), options: options) { transcript in
             Self.reportCalls(in: transcript, after: before, onEvent: onEvent)
-            // The first step searches: a question about notes needs them, whatever it asks.
-            guard transcript.count > before + 1 else { return .callTool(only: ["search_notes"]) }
-            return .answer(Self.answerSchema(citable: sources.citable))
+            return Self.nextStep(in: transcript, after: before, sources: sources, asksForATotal: asksForATotal)
         }
         var final: GeneratedContent?
         for try await snapshot in stream {
@@ -273,6 +272,28 @@ public final class NotebookQuestions: Sendable {
         return sources.citable.contains { handle in
             bare == handle.lowercased() || bare == AskAmount.trimmed(Substring(sources.title(handle))).lowercased()
         }
+    }
+
+    /// What the model may do at this step of the request that began after `start`: the first
+    /// step searches (a question about notes needs them, whatever it asks); a question that asks
+    /// for a total calls `add_up` once two amounts are shown, before it may answer; then it
+    /// answers, or calls a tool while calls are left.
+    static func nextStep(in transcript: Transcript, after start: Int, sources: AskSources, asksForATotal: Bool) -> NextStep {
+        guard transcript.count > start + 1 else { return .callTool(only: ["search_notes"]) }
+        if asksForATotal, sources.amounts.count >= 2, !called("add_up", in: transcript, after: start),
+           calls(in: transcript, after: start) < maximumToolCalls {
+            return .callTool(only: ["add_up"])
+        }
+        return .answer(answerSchema(citable: sources.citable))
+    }
+
+    /// The tool calls made in this request (the transcript's entries after `start`).
+    static func calls(in transcript: Transcript, after start: Int) -> Int {
+        (start..<transcript.count).filter { if case .toolCall = transcript[$0] { true } else { false } }.count
+    }
+
+    static func called(_ tool: String, in transcript: Transcript, after start: Int) -> Bool {
+        (start..<transcript.count).contains { if case .toolCall(let call) = transcript[$0] { call.toolName == tool } else { false } }
     }
 
     /// The tool calls the transcript gained since the last look (called before every step).

@@ -138,6 +138,21 @@ struct AddUpTool: Tool {
     /// Offered when the notes shown in this request state two amounts or more.
     var isOffered: Bool { sources.amounts.count >= 2 }
 
+    /// Whether `question` asks for a total in so many words ("together", "in total", "yhteensä",
+    /// "razem", "συνολικά"): then the total is code's, and the model calls this tool before it
+    /// may answer (it wrote "1255 pounds" for a cottage of 620 and a train of 140, adding itself).
+    static func isAskedFor(in question: String) -> Bool {
+        let words = " " + Deadlines.key(question) + " "
+        return totalWords.contains { words.contains(" " + $0 + " ") }
+    }
+
+    static let totalWords: [String] = [
+        "total", "together", "altogether", "combined", "in all", "all told",
+        "συνολικά", "σύνολο", "μαζί", "yhteensä", "razem", "łącznie", "insgesamt", "zusammen", "au total", "ensemble",
+        "en total", "juntos", "in totale", "insieme", "no total", "ao todo", "totaal", "samen", "totalt", "tillsammans",
+        "spolu", "celkom", "celkem", "dohromady", "tổng cộng",
+    ].map(Deadlines.key)
+
     func choice(_ amount: AskAmount) -> String { amount.handle + " " + sources.title(amount.handle) + ": " + amount.text }
 
     var parameters: GenerationSchema {
