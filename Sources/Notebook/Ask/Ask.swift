@@ -147,7 +147,7 @@ public final class NotebookQuestions: Sendable {
         let asksForATotal = AddUpTool.isAskedFor(in: question)
         let before = await session.transcript.count
         let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: language.responseTokens)
-        let stream = session.streamResponse(to: prompt(for: question), options: options) { transcript in
+        let stream = session.streamResponse(to: prompt(for: question, in: language), options: options) { transcript in
             Self.reportCalls(in: transcript, after: before, onEvent: onEvent)
             return Self.nextStep(in: transcript, after: before, sources: sources, asksForATotal: asksForATotal)
         }
@@ -315,8 +315,9 @@ public final class NotebookQuestions: Sendable {
 
     static let promptPrefix = "Today is "
 
-    func prompt(for question: String) -> String {
-        Self.promptPrefix + notebook.now.day + " (" + NoteReader.weekdayName(notebook.now) + ").\nQuestion: " + question + AskLanguage.of(question).answerIn
+    /// `language` is the question's, told once when its request begins (`AskSources.language`).
+    func prompt(for question: String, in language: AskLanguage) -> String {
+        Self.promptPrefix + notebook.now.day + " (" + NoteReader.weekdayName(notebook.now) + ").\nQuestion: " + question + language.answerIn
     }
 
     static let instructions = """
