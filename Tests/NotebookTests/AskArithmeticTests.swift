@@ -5,6 +5,8 @@ import Notes
 import Storage
 import Testing
 @testable import Notebook
+import Synchronization
+
 
 struct AskArithmeticTests {
     /// A Tuesday.
@@ -111,6 +113,55 @@ struct AskArithmeticTests {
         }
     }
 
+    @Test func eachNoteIsAskedAboutTwoWaysThatShareItsText() {
+        let about = AskJudge.prompt(title: "Run 8 Nov", text: "5 km park run.", asked: AskJudge.aboutIt("runs"))
+        let counted = AskJudge.prompt(title: "Run 8 Nov", text: "5 km park run.", asked: AskJudge.countedBy("How many times did I go jogging?", "runs"))
+        // The note comes first, so that the second way of asking finds it in the cache.
+        #expect(about.hasPrefix("Note \"Run 8 Nov\": 5 km park run.\n\n") && counted.hasPrefix("Note \"Run 8 Nov\": 5 km park run.\n\n"))
+        #expect(about.hasSuffix("Is this note about runs? Reply yes or no."))
+        #expect(counted.contains("Question: How many times did I go jogging?\n") && counted.hasSuffix("the question counts? Reply yes or no."))
+    }
+
+    @Test func aQuestionAsksForACountInSoManyWords() {
+        for question in ["How many times did I go jogging last month?", "How often have I been to see my sister?",
+                         "How many bad headaches did I have in November?", "How many takeaways did we order?",
+                         "Kuinka monta kertaa pelasin sulkapalloa?", "Ile razy byłem u dentysty?", "Πόσες φορές πήγα γυμναστήριο;"] {
+            #expect(CountNotesTool.isAskedFor(in: question), "\(question)")
+        }
+        for question in ["How many km did I run in total?", "How many hours did Chloe babysit?", "How many people come to the party?",
+                         "When is the dentist?"] {
+            #expect(!CountNotesTool.isAskedFor(in: question), "\(question)")
+        }
+    }
+
+    @Test func aQuestionThatAsksForACountCallsCountNotesBeforeItAnswers() async throws {
+        let (notebook, sources, _) = try await shown()
+        sources.beginRequest(question: "How many times did I pay for the car?")
+        var transcript = Transcript(entries: [.prompt(.init(text: "Question: ..."))])
+        func step() -> String {
+            switch NotebookQuestions.nextStep(in: transcript, after: 0, sources: sources, asksForATotal: false, asksForACount: true) {
+            case .callTool(let only): "call " + (only ?? []).joined(separator: ",")
+            case .answer: "answer"
+            }
+        }
+        #expect(step() == "call search_notes")
+        let arguments = try GeneratedContent(json: #"{"query": "euros"}"#)
+        try await search("euros", notebook, sources)
+        transcript.append(.toolCall(.init(toolName: "search_notes", arguments: arguments)))
+        transcript.append(.toolOutput(.init(toolName: "search_notes", text: "N1 ...")))
+        #expect(step() == "call count_notes")
+        transcript.append(.toolCall(.init(toolName: "count_notes", arguments: try GeneratedContent(json: #"{"what": "car bills"}"#))))
+        transcript.append(.toolOutput(.init(toolName: "count_notes", text: "2 notes: ...")))
+        #expect(step() == "answer")
+        // The model's words for a count ("2", "2 notes written") say nothing of what was
+        // counted: the count's statement replaces them.
+        let result = AskResult(figure: "2", statement: "2 times: Brake pads, Car test.", handles: ["N1", "N2"], askedOfEachNote: true)
+        for text in ["2", "2 notes written last month"] {
+            let answer = NotebookQuestions.Answer(text: text, sources: [], searches: [])
+            #expect(NotebookQuestions.stating(result, in: answer, sources: sources).text == "2 times: Brake pads, Car test.")
+        }
+    }
+
     @Test func aQuestionThatAsksForATotalCallsAddUpBeforeItAnswers() async throws {
         let (notebook, sources, _) = try await shown()
         sources.beginRequest(question: "What did the brake pads and the car test cost together?")
@@ -162,25 +213,28 @@ struct AskArithmeticTests {
         #expect(output.contains("Not added, written at another time than last month (2026-11-01 to 2026-11-30): 12 euros ("))
     }
 
-    @Test func aCountIsOfTheNotesSaidYesInTheTimeTheQuestionNames() async throws {
+    @Test func aCountIsOfTheNotesTheModelSaysTellOfItInTheTimeTheQuestionNames() async throws {
         let (notebook, sources, notes) = try await shown()
-        sources.beginRequest(period: AskPeriod("last month", now: now))
-        let count = CountNotesTool(notebook: notebook, sources: sources)
+        sources.beginRequest(question: "How many times did I pay for the car last month?", period: AskPeriod("last month", now: now))
+        let asked = Mutex<[String]>([])
+        let judge = AskJudge { question, what, notes in
+            #expect(question == "How many times did I pay for the car last month?")
+            #expect(what == "car bills")
+            asked.withLock { $0 = notes.map(\.title) }
+            return notes.map { !($0.title + " " + $0.text).contains("Car test") }
+        }
+        let count = CountNotesTool(notebook: notebook, sources: sources, judge: judge)
         #expect(!count.isOffered)
         try await search("euros", notebook, sources)
-        let keys = sources.citable.map(count.choice)
-        guard case .object(let object) = count.parameters else { Issue.record("not an object"); return }
-        #expect(object.properties.map(\.name) == keys)
-        let json = "{" + keys.map { "\"\($0)\": \"yes\"" }.joined(separator: ", ") + "}"
-        let output = try await count.call(arguments: GeneratedContent(json: json))
-        #expect(output.hasPrefix("2 notes written last month (2026-11-01 to 2026-11-30): "), "\(output)")
-        #expect(output.contains("Not counted, written at another time: ") && output.contains("(2026-10-30)"))
+        #expect(count.isOffered)
+        let output = try await count.call(arguments: .init(GeneratedContent(json: #"{"what": "car bills"}"#)))
+        // Only the notes written last month are put to the model, each by its handle and title.
+        #expect(asked.withLock { $0 }.count == 2)
+        #expect(output.hasPrefix("1 note written last month (2026-11-01 to 2026-11-30): "), "\(output)")
+        #expect(output.contains("Not of it: ") && output.contains("Not counted, written at another time: ") && output.contains("(2026-10-30)"))
         let result = try #require(sources.results.last)
-        #expect(result.figure == "2" && Set(result.handles.compactMap { sources.note($0)?.id }) == [notes[0].id, notes[1].id])
-        #expect(result.statement.hasPrefix("2 times last month: "))
-        // "no" is not counted.
-        let one = "{" + keys.enumerated().map { "\"\($1)\": \"\($0 == 0 ? "yes" : "no")\"" }.joined(separator: ", ") + "}"
-        #expect(try await count.call(arguments: GeneratedContent(json: one)).hasPrefix("1 note written last month"))
+        #expect(result.figure == "1" && result.handles.compactMap { sources.note($0)?.id } == [notes[0].id])
+        #expect(result.statement.hasPrefix("1 time last month: "))
     }
 
     @Test func aSearchThatCopiesANotesWordsIsRefused() async throws {

@@ -59,9 +59,8 @@ struct AskLanguageTests {
         sources.beginRequest(question: "Kuinka monta kertaa pelasin sulkapalloa?")
         #expect(sources.language == .finnish)
         _ = try await SearchNotesTool(notebook: notebook, sources: sources).call(arguments: try .init(GeneratedContent(json: #"{"query": "sulkapallo"}"#)))
-        let count = CountNotesTool(notebook: notebook, sources: sources)
-        let yes = "{" + sources.citable.map(count.choice).map { "\"\($0)\": \"yes\"" }.joined(separator: ", ") + "}"
-        _ = try await count.call(arguments: GeneratedContent(json: yes))
+        let count = CountNotesTool(notebook: notebook, sources: sources, judge: AskJudge { _, _, notes in notes.map { _ in true } })
+        _ = try await count.call(arguments: .init(GeneratedContent(json: #"{"what": "sulkapallo"}"#)))
         #expect(try #require(sources.results.last).statement.hasPrefix("2 kertaa: "), "\(sources.results)")
         let addUp = AddUpTool(notebook: notebook, sources: sources)
         let picks = sources.amounts.map(addUp.choice).map { "\"\($0)\"" }.joined(separator: ", ")

@@ -109,6 +109,9 @@ struct AskResult: Equatable, Sendable {
     var statement: String
     /// The notes it was made from, in order.
     var handles: [String]
+    /// Whether the model was asked of each of those notes on its own whether it is about what is
+    /// counted (`AskJudge`).
+    var askedOfEachNote = false
 
     static let numberWords = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
@@ -204,50 +207,88 @@ struct AddUpTool: Tool {
 }
 
 struct CountNotesTool: Tool {
-    let notebook: AskNotebook
-    let sources: AskSources
-    let name = "count_notes"
-    let description = "Counts the notes that tell of something (how many times, how often): give every note shown that tells of it; returns how many, in the time the question names."
-
-    var isOffered: Bool { !sources.citable.isEmpty }
-
-    func choice(_ handle: String) -> String { handle + " " + sources.title(handle) }
-
-    /// A "yes" or "no" for each note shown, by its handle and title: given a list to fill, the
-    /// small model names one note and stops.
-    var parameters: GenerationSchema {
-        let choices = sources.citable.isEmpty ? ["N1"] : sources.citable.map(choice)
-        return .object("CountNotes", properties: choices.map { .init($0, .string(anyOf: ["yes", "no"])) })
+    struct Arguments: Generable {
+        var what: String
+        static let generationSchema = GenerationSchema.object("CountNotes", properties: [
+            .init("what", description: "what is counted, in a few words, without the time (\"runs\", \"blood donations\")", .string(minLength: 1, maxLength: 60)),
+        ])
+        init(_ content: GeneratedContent) throws(GenerationDecodingError) { what = try content.value(forProperty: "what") }
     }
 
-    func call(arguments: GeneratedContent) async throws -> String {
-        guard case .structure(let properties, let keys) = arguments.kind else { return "Say \"yes\" or \"no\" for each note." }
-        let picked = keys.filter { key in if case .string("yes")? = properties[key]?.kind { true } else { false } }
+    let notebook: AskNotebook
+    let sources: AskSources
+    let judge: AskJudge
+    let name = "count_notes"
+    let description = "Counts the notes that tell of something (how many times, how often): say what is counted; returns how many, in the time the question names."
+
+    /// The notes the search for what is counted adds, at most (each is then asked about: about
+    /// a second each).
+    static let notesSearched = 10
+
+    /// Offered for a question that asks how many times, once notes are shown.
+    var isOffered: Bool { !sources.citable.isEmpty && Self.isAskedFor(in: sources.question) }
+
+    /// Whether `question` asks how many times or how often ("how many runs did I do", "kuinka
+    /// monta kertaa", "ile razy", "πόσες φορές"): then the count is code's, and the model calls this
+    /// tool before it may answer (left to itself it answered "2" for three blood donations). "How
+    /// many" before a unit ("how many km", "how many hours") asks for a total, not a count.
+    static func isAskedFor(in question: String) -> Bool {
+        let words = Deadlines.key(question).split(separator: " ").map(String.init)
+        let text = " " + words.joined(separator: " ") + " "
+        if countWords.contains(where: { text.contains(" " + $0 + " ") }) { return true }
+        guard let many = words.indices.first(where: { words[$0] == "many" && $0 > 0 && words[$0 - 1] == "how" }),
+              many + 1 < words.count, AskAmount.units[words[many + 1]] == nil else { return false }
+        // "How many X did I / have we / do I ...": the user's own times.
+        let rest = " " + words[(many + 1)...].joined(separator: " ") + " "
+        return [" did i ", " did we ", " have i ", " have we ", " do i ", " do we ", " had i ", " had we "].contains { rest.contains($0) }
+    }
+
+    static let countWords: [String] = [
+        "how many times", "how often", "kuinka monta kertaa", "montako kertaa", "kuinka usein", "ile razy", "jak często",
+        "πόσες φορές", "πόσο συχνά", "wie oft", "wie viele male", "combien de fois", "cuántas veces", "quante volte",
+        "quantas vezes", "hoe vaak", "hur många gånger", "hur ofta", "koľkokrát", "kolikrát", "bao nhiêu lần",
+    ].map(Deadlines.key)
+
+    /// The notes shown in this request that were written in the time the question names are
+    /// put to the model one at a time (`AskJudge`); code counts the ones it says tell of it.
+    func call(arguments: Arguments) async throws -> String {
+        // The model's search shows five notes; a count needs every one, so what is counted is
+        // searched for too (three runs in a month, one of them past the first five).
+        let now = notebook.now
+        let found = try notebook.withSearch { search in
+            try search.search(arguments.what, filter: NoteFilter(limit: Self.notesSearched), now: now).compactMap { try search.note($0.hit.id) }
+        }
+        for note in found {
+            let shown = AskText.cut(note.body, characters: AskLimits.snippetCharacters)
+            _ = sources.show(note.id, title: note.title, text: shown, whole: shown == note.body)
+        }
         let period = sources.period
-        var kept: [(handle: String, title: String, day: String)] = []
+        var inside: [(handle: String, title: String, day: String)] = []
         var left: [String] = []
-        for choice in picked {
-            guard let handle = sources.citable.first(where: { self.choice($0) == choice }),
-                  let note = try notebook.note(shownAs: handle, in: sources) else {
-                return "No note \"\(choice)\" has been shown in this question: search first."
-            }
-            guard !kept.contains(where: { $0.handle == handle }) else { continue }
+        for handle in sources.citable {
+            guard let note = try notebook.note(shownAs: handle, in: sources) else { continue }
             let day = note.created.day
             if period?.contains(day) ?? true {
-                kept.append((handle, note.title, day))
+                inside.append((handle, note.title, day))
             } else {
                 left.append(handle + " " + AskText.quoted(note.title) + " (" + day + ")")
             }
         }
+        let counted = try await judge.notes(inside.map(\.handle), about: arguments.what, notebook: notebook, sources: sources)
+        let kept = inside.filter { counted.contains($0.handle) }
         let when = period.map { " written " + $0.description } ?? ""
         var output = "\(kept.count) note\(kept.count == 1 ? "" : "s")\(when)"
         output += kept.isEmpty ? "." : ": " + kept.map { "\($0.handle) \(AskText.quoted($0.title)) (\($0.day))" }.joined(separator: ", ") + "."
+        let notCounted = inside.filter { !counted.contains($0.handle) }.map { $0.handle + " " + AskText.quoted($0.title) }
+        if !notCounted.isEmpty { output += " Not of it: " + notCounted.joined(separator: ", ") + "." }
         if !left.isEmpty { output += " Not counted, written at another time: " + left.joined(separator: ", ") + "." }
         // The period's name is English's ("in November"); in another language the titles say when.
         let language = sources.language
         let named = language == .english ? period.map { " " + $0.name } ?? "" : ""
-        let statement = language.times(kept.count) + named + (kept.isEmpty ? "." : ": " + kept.map(\.title).joined(separator: ", ") + ".")
-        sources.record(AskResult(figure: String(kept.count), statement: statement, handles: kept.map(\.handle)))
+        // A title that ends a sentence of its own ("Run: 5 km.") loses its stop in the list.
+        let titles = kept.map { AskAmount.trimmed(Substring($0.title)) }
+        let statement = language.times(kept.count) + named + (kept.isEmpty ? "." : ": " + titles.joined(separator: ", ") + ".")
+        sources.record(AskResult(figure: String(kept.count), statement: statement, handles: kept.map(\.handle), askedOfEachNote: true))
         return output
     }
 }

@@ -146,6 +146,8 @@ final class AskSources: Sendable {
     func record(_ result: AskResult) { state.withLock { $0.results.append(result) } }
     var period: AskPeriod? { state.withLock { $0.period } }
     var language: AskLanguage { state.withLock { $0.language } }
+    /// The question of this request, as asked.
+    var question: String { state.withLock { $0.question } }
 }
 
 /// How much of a note a tool shows: search results show the start of each note, `read_note`

@@ -175,7 +175,7 @@ final class AnswerPage: @unchecked Sendable {
         case "read_note": return "Read note " + (fields["id"] as? String ?? "")
         case "list_tasks": return "Listed the tasks"
         case "add_up": return "Added up " + ((fields["items"] as? [String])?.joined(separator: " + ") ?? "amounts")
-        case "count_notes": return "Counted \(fields.values.filter { $0 as? String == "yes" }.count) notes"
+        case "count_notes": return "Counted the notes of " + (fields["what"] as? String ?? "it")
         default: return "Used \(tool)"
         }
     }
