@@ -144,10 +144,7 @@ struct AddUpTool: Tool {
     /// Whether `question` asks for a total in so many words ("together", "in total", "yhteensä",
     /// "razem", "συνολικά"): then the total is code's, and the model calls this tool before it
     /// may answer (it wrote "1255 pounds" for a cottage of 620 and a train of 140, adding itself).
-    static func isAskedFor(in question: String) -> Bool {
-        let words = " " + Deadlines.key(question) + " "
-        return totalWords.contains { words.contains(" " + $0 + " ") }
-    }
+    static func isAskedFor(in question: String) -> Bool { AskText.says(any: totalWords, Deadlines.key(question)) }
 
     static let totalWords: [String] = [
         "total", "together", "altogether", "combined", "in all", "all told",
@@ -233,14 +230,13 @@ struct CountNotesTool: Tool {
     /// tool before it may answer (left to itself it answered "2" for three blood donations). "How
     /// many" before a unit ("how many km", "how many hours") asks for a total, not a count.
     static func isAskedFor(in question: String) -> Bool {
-        let words = Deadlines.key(question).split(separator: " ").map(String.init)
-        let text = " " + words.joined(separator: " ") + " "
-        if countWords.contains(where: { text.contains(" " + $0 + " ") }) { return true }
+        let key = Deadlines.key(question)
+        if AskText.says(any: countWords, key) { return true }
+        let words = key.split(separator: " ").map(String.init)
         guard let many = words.indices.first(where: { words[$0] == "many" && $0 > 0 && words[$0 - 1] == "how" }),
               many + 1 < words.count, AskAmount.units[words[many + 1]] == nil else { return false }
         // "How many X did I / have we / do I ...": the user's own times.
-        let rest = " " + words[(many + 1)...].joined(separator: " ") + " "
-        return [" did i ", " did we ", " have i ", " have we ", " do i ", " do we ", " had i ", " had we "].contains { rest.contains($0) }
+        return AskText.says(any: ["did i", "did we", "have i", "have we", "do i", "do we", "had i", "had we"], words[(many + 1)...].joined(separator: " "))
     }
 
     static let countWords: [String] = [
@@ -263,30 +259,29 @@ struct CountNotesTool: Tool {
             _ = sources.show(note.id, title: note.title, text: shown, whole: shown == note.body)
         }
         let period = sources.period
-        var inside: [(handle: String, title: String, day: String)] = []
+        var inside: [(handle: String, note: Note)] = []
         var left: [String] = []
         for handle in sources.citable {
             guard let note = try notebook.note(shownAs: handle, in: sources) else { continue }
-            let day = note.created.day
-            if period?.contains(day) ?? true {
-                inside.append((handle, note.title, day))
+            if period?.contains(note.created.day) ?? true {
+                inside.append((handle, note))
             } else {
-                left.append(handle + " " + AskText.quoted(note.title) + " (" + day + ")")
+                left.append(handle + " " + AskText.quoted(note.title) + " (" + note.created.day + ")")
             }
         }
-        let counted = try await judge.notes(inside.map(\.handle), about: arguments.what, notebook: notebook, sources: sources)
+        let counted = try await judge.notes(inside, about: arguments.what, question: sources.question)
         let kept = inside.filter { counted.contains($0.handle) }
         let when = period.map { " written " + $0.description } ?? ""
         var output = "\(kept.count) note\(kept.count == 1 ? "" : "s")\(when)"
-        output += kept.isEmpty ? "." : ": " + kept.map { "\($0.handle) \(AskText.quoted($0.title)) (\($0.day))" }.joined(separator: ", ") + "."
-        let notCounted = inside.filter { !counted.contains($0.handle) }.map { $0.handle + " " + AskText.quoted($0.title) }
+        output += kept.isEmpty ? "." : ": " + kept.map { "\($0.handle) \(AskText.quoted($0.note.title)) (\($0.note.created.day))" }.joined(separator: ", ") + "."
+        let notCounted = inside.filter { !counted.contains($0.handle) }.map { $0.handle + " " + AskText.quoted($0.note.title) }
         if !notCounted.isEmpty { output += " Not of it: " + notCounted.joined(separator: ", ") + "." }
         if !left.isEmpty { output += " Not counted, written at another time: " + left.joined(separator: ", ") + "." }
         // The period's name is English's ("in November"); in another language the titles say when.
         let language = sources.language
         let named = language == .english ? period.map { " " + $0.name } ?? "" : ""
         // A title that ends a sentence of its own ("Run: 5 km.") loses its stop in the list.
-        let titles = kept.map { AskAmount.trimmed(Substring($0.title)) }
+        let titles = kept.map { AskAmount.trimmed(Substring($0.note.title)) }
         let statement = language.times(kept.count) + named + (kept.isEmpty ? "." : ": " + titles.joined(separator: ", ") + ".")
         sources.record(AskResult(figure: String(kept.count), statement: statement, handles: kept.map(\.handle), askedOfEachNote: true))
         return output

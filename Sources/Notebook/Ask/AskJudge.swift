@@ -1,6 +1,7 @@
 // Which notes a count is made of, as the model says of each note shown, one at a time, while
 // the count is made.
 import AI
+import Notes
 
 /// The model asked about each note on its own whether it is about what is counted ("jogging",
 /// "blood donations"). Asked to fill in a list of the notes shown, the small model said "yes" to
@@ -53,15 +54,11 @@ struct AskJudge: Sendable {
         "Note " + AskText.quoted(title) + ": " + text + "\n\n" + asked
     }
 
-    /// The notes shown as `handles` that the model says are of what the request's question counts, in the order given.
-    func notes(_ handles: [String], about what: String, notebook: AskNotebook, sources: AskSources) async throws -> [String] {
-        guard !handles.isEmpty else { return [] }
-        var notes: [(title: String, text: String)] = []
-        for handle in handles {
-            let text = try notebook.note(shownAs: handle, in: sources).map { AskText.cut($0.body, characters: Self.noteCharacters) } ?? ""
-            notes.append((sources.title(handle), text))
-        }
-        let yes = try await saysYes(sources.question, what, notes)
-        return zip(handles, yes).filter(\.1).map(\.0)
+    /// The handles of the notes shown (`notes`) that the model says are of what `question`
+    /// counts, in the order given.
+    func notes(_ notes: [(handle: String, note: Note)], about what: String, question: String) async throws -> [String] {
+        guard !notes.isEmpty else { return [] }
+        let yes = try await saysYes(question, what, notes.map { ($0.note.title, AskText.cut($0.note.body, characters: Self.noteCharacters)) })
+        return zip(notes, yes).filter(\.1).map(\.0.handle)
     }
 }

@@ -271,6 +271,13 @@ enum AskText {
         "\(handle) \(quoted(note.title)) (written \(note.created.day))"
     }
 
+    /// Whether `text` (words joined by single spaces, as `Deadlines.key` gives them) holds one of
+    /// `phrases` as whole words.
+    static func says(any phrases: [String], _ text: String) -> Bool {
+        let padded = " " + text + " "
+        return phrases.contains { padded.contains(" " + $0 + " ") }
+    }
+
     static func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences("\"", with: "'") + "\"" }
 
     /// The text's first `characters` characters, on one line.
