@@ -43,6 +43,8 @@ import Testing
             let service = try start(home, keepAlive: .init(duration: nil), counter: counter)
             defer { service.stop() }
             let path = NotebookHome(path: home).daemonSocket
+            // The owner's alone, though the home here is a directory anyone may enter.
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
             let expected = FakeEmbedder().vector("the cat's jabs")
             #expect(QueryVectorService.ask(path: path, query: "the cat's jabs", version: "fake-embedder-1", timeoutMilliseconds: 0) == expected)
             #expect(QueryVectorService.ask(path: path, query: "Εμβόλια της γάτας", version: "fake-embedder-1", timeoutMilliseconds: 0) == FakeEmbedder().vector("Εμβόλια της γάτας"))

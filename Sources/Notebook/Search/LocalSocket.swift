@@ -37,13 +37,14 @@ final class LocalSocket: @unchecked Sendable {
         var address = try self.address(path)
         let socket = try make(path)
         if let existing = statMode(path), existing & S_IFMT == S_IFSOCK { unlink(path) }
-        // Mode 0600 from the start: the umask applies to the socket file bind creates.
-        let previous = umask(0o177)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        umask(previous)
         guard bound == 0 else { throw SocketError("cannot bind", path: path) }
+        // The owner's only before anyone can connect: a connection is refused until listen.
+        // Not by narrowing the umask around bind: the umask is the whole process's, and every
+        // thread's directory made meanwhile would lose its owner's x bit (and every child's).
+        guard chmod(path, 0o600) == 0 else { throw SocketError("cannot make private", path: path) }
         guard Glibc.listen(socket.descriptor, 16) == 0 else { throw SocketError("cannot listen on", path: path) }
         return socket
     }
