@@ -230,7 +230,7 @@ public final class NotebookQuestions: Sendable {
         if let result = sources.results.last, result.askedOfEachNote,
            Set(answer.sources.map(\.id)) == Set(result.handles.compactMap { sources.note($0)?.id }) { return answer }
         let notes = try answer.sources.compactMap { source in try notebook.withSearch { try $0.note(source.id) } }
-        let missing = AskCheck.unmatchedWords(question: question, notes: notes.map { $0.title + " " + $0.body })
+        let missing = AskCheck.unmatchedWords(question: question, notes: notes.map { $0.title + " " + $0.body }, language: sources.language)
         guard !missing.isEmpty else { return answer }
         onEvent(.checking(words: missing))
         let checker = LanguageModelSession(model: model, instructions: AskCheck.instructions, contextSize: AskCheck.contextSize)
@@ -471,11 +471,13 @@ enum AskCheck {
     /// The question's words that name its subject and that none of `notes` holds, in the
     /// question's order. A word matches a note's word that begins the same way, allowing an
     /// ending ("shoe" and "shoes", "weigh" and "weighs", "vaccine" and "vaccination").
-    static func unmatchedWords(question: String, notes: [String]) -> [String] {
+    /// In a language of case endings (`AskLanguage.endsNamesByCase`), by `sameCasedWord`.
+    static func unmatchedWords(question: String, notes: [String], language: AskLanguage = .english) -> [String] {
         let noteWords = Set(notes.flatMap(AskText.wordList))
+        let same = language.endsNamesByCase ? sameCasedWord : sameWord
         var missing: [String] = []
         for word in subjectWords(question) where !isQuestionWord(word) && !missing.contains(word) {
-            if !noteWords.contains(where: { sameWord(word, $0) }) { missing.append(word) }
+            if !noteWords.contains(where: { same(word, $0) }) { missing.append(word) }
         }
         return Array(missing.prefix(maximumWords))
     }
@@ -504,6 +506,18 @@ enum AskCheck {
         if short.count <= 4 { return long.hasPrefix(short) && long.count - short.count <= 3 }
         let common = zip(short, long).prefix { $0 == $1 }.count
         return common >= 5 && common >= short.count - 2
+    }
+
+    /// `sameWord`, or, as a language of case endings changes a word's last letters (Finnish
+    /// "Eetun" and "Eetulle", Polish "Annie" and "Anną"), a common beginning of 3 letters or
+    /// more (Greek without its accents) that leaves at most 3 letters of the shorter and 5 of
+    /// the longer.
+    static func sameCasedWord(_ a: String, _ b: String) -> Bool {
+        if sameWord(a, b) { return true }
+        let (x, y) = (Deadlines.key(a), Deadlines.key(b))
+        let (short, long) = x.count <= y.count ? (x, y) : (y, x)
+        let common = zip(short, long).prefix { $0 == $1 }.count
+        return common >= 3 && common >= short.count - 3 && long.count - common <= 5
     }
 
     static let instructions = """

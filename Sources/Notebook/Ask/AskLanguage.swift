@@ -153,6 +153,11 @@ enum AskLanguage: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether a name or noun takes a case ending here, often changing its last letters
+    /// ("Eetu", "Eetun", "Eetulle"; "Marta", "Marty"; "γιαγιά", "γιαγιάς"), so that the
+    /// grounding check matches words by a shorter common beginning (`AskCheck.sameWord`).
+    var endsNamesByCase: Bool { [.greek, .finnish, .polish, .slovak, .czech].contains(self) }
+
     /// Tokens a step may take: an answer's 500 characters take twice as many in Greek or Polish
     /// as in English (a Polish question's ran past 400), and the schema bounds it anyway.
     var responseTokens: Int { self == .english ? 400 : 800 }
