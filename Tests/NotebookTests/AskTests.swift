@@ -119,6 +119,25 @@ struct AskEndToEndTests {
         let shown = await questions.transcript.compactMap { entry -> String? in if case .toolOutput(let output) = entry { output.text } else { nil } }.joined()
         #expect(answer.sources.allSatisfy { shown.contains("\"\($0.title)\"") })
     }
+
+    /// The checker's verdict, read off the reply's first token: "yes" is likelier for the
+    /// question a note answers than for a near miss over the same note. (This 0.5B model leans
+    /// to "no" on every question, so its verdict is a ranking here; the 1.5B reader's is told by
+    /// the sign, measured in bench/ask.)
+    @Test func theCheckerLeansToYesForTheQuestionTheNotesAnswer() async throws {
+        let model = LanguageModel(configuration: ModelConfiguration(modelPath: AskModel.path, contextSize: 1024, threads: 2))
+        let checker = LanguageModelSession(model: model, instructions: AskCheck.instructions, contextSize: 1024)
+        let now = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+        for (text, answered, nearMiss) in [
+            ("Running shoes\nI bought the running shoes in size 43, they fit better than the 42.", "What size are my running shoes?", "What is my sister's shoe size?"),
+            ("Guest wifi\nThe guest wifi password is sardine-47.", "What is the guest wifi password?", "What is the office wifi password?"),
+        ] {
+            let note = try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: now)
+            let yes = try await checker.yesOdds(after: AskCheck.prompt(question: answered, notes: [note]))
+            let no = try await checker.yesOdds(after: AskCheck.prompt(question: nearMiss, notes: [note]))
+            #expect(yes > no, "\(answered) \(yes), \(nearMiss) \(no)")
+        }
+    }
 }
 
 /// The grounding check's logic (issue 17): which words of a question are put to the model, the
@@ -167,23 +186,16 @@ struct AskCheckTests {
         #expect(!AskCheck.sameWord("guitar", "guest"))
     }
 
-    @Test func theModelChoosesANotesWordOrNoneForEachWordAsked() throws {
+    @Test func theCheckerIsAskedWhetherTheCitedNotesAnswerTheQuestion() throws {
         let note = try NoteInput.makeNote(text: "Guest wifi\nThe guest wifi password is sardine-47. None of the neighbours at 12 know it.", title: nil, extraTags: [],
                                           at: Timestamp(iso8601: "2026-12-01T09:00:00Z")!)
-        guard case .object(let check) = AskCheck.schema(words: ["office"], notes: [note]),
-              case .string(let choice) = check.properties[0].schema else { Issue.record("not an object of strings"); return }
-        #expect(check.properties.map(\.name) == ["office"])
-        #expect(choice.anyOf?.first == "none")
-        #expect(choice.anyOf?.contains("sardine-47") == true && choice.anyOf?.contains("guest") == true)
-        #expect(choice.anyOf?.count(where: { $0 == "none" }) == 1 && choice.anyOf?.contains("12") == false)
-        let prompt = AskCheck.prompt(question: "What is the office wifi password?", notes: [note], words: ["office"])
-        #expect(prompt.hasPrefix("Notes:\n\"Guest wifi\": Guest wifi The guest wifi password is sardine-47."))
-        #expect(prompt.hasSuffix("For each of \"office\": the word of the notes that names it, or \"none\"."))
-        // One "none" and the answer is not supported; a missing property is not either.
-        #expect(AskCheck.supported(try GeneratedContent(json: #"{"office": "guest"}"#), words: ["office"]))
-        #expect(!AskCheck.supported(try GeneratedContent(json: #"{"office": "none"}"#), words: ["office"]))
-        #expect(!AskCheck.supported(try GeneratedContent(json: #"{"office": "guest", "door": "none"}"#), words: ["office", "door"]))
-        #expect(!AskCheck.supported(try GeneratedContent(json: #"{}"#), words: ["office"]))
+        let long = try NoteInput.makeNote(text: "Meeting\n" + String(repeating: "word ", count: 400), title: nil, extraTags: [],
+                                          at: Timestamp(iso8601: "2026-12-01T09:00:00Z")!)
+        let prompt = AskCheck.prompt(question: "What is the office wifi password?", notes: [note, long])
+        #expect(prompt.hasPrefix("Notes:\n\"Guest wifi\": Guest wifi The guest wifi password is sardine-47. None of the neighbours at 12 know it.\n\"Meeting\": "))
+        #expect(prompt.hasSuffix("\n\nQuestion: What is the office wifi password?\nDo these notes answer the question? Reply yes or no."))
+        // Each note is cut: three long ones fit the checker's context.
+        #expect(prompt.count < 2 * AskCheck.noteCharacters + 200)
     }
 
     @Test func aNotesHandleOrTitleAloneIsNoAnswer() throws {

@@ -45,7 +45,7 @@ public final class NotebookQuestions: Sendable {
         /// The answer's text so far.
         case answerText(String)
         /// The answer's sources do not hold these words of the question: the model is asked
-        /// whether the notes speak of them in other words (`checked`).
+        /// whether the notes answer the question all the same (`checked`).
         case checking(words: [String])
         case answered(Answer)
     }
@@ -217,13 +217,13 @@ public final class NotebookQuestions: Sendable {
     /// The answer kept when its sources speak of what the question asks, else "Your notes do
     /// not say." with no sources. A small model answers a question the notes cannot answer
     /// with a near miss and cites it (the sister's shoe size from a note about the user's own
-    /// shoes, Dad's birthday from Mum's): the model reads, code checks. The question's words
-    /// that name its subject (`AskCheck.unmatchedWords`) and appear in no cited note are put to
-    /// a fresh session that sees only the cited notes, a guided choice each: the notes' word
-    /// that names it (another word for it, a name), or "none". One "none" and the answer goes.
-    /// An answer whose cited notes hold every such word is kept without asking (most right
-    /// answers: no time spent). So is a count whose every note the model was asked about on its
-    /// own (`AskJudge`): asked again word by word, the checker withdrew right counts ("jogging"
+    /// shoes, Dad's birthday from Mum's): the model reads, code checks. When a word of the
+    /// question that names its subject (`AskCheck.unmatchedWords`) is in no cited note, a fresh
+    /// session that sees only the question and the cited notes is asked whether they answer it,
+    /// and the answer goes unless "yes" is the likelier reply (`AskCheck.prompt`). An answer
+    /// whose cited notes hold every such word is kept without asking (most right answers: no
+    /// time spent). So is a count whose every note the model was asked about on its
+    /// own (`AskJudge`): asked again word by word, the checker of before withdrew right counts ("jogging"
     /// for notes of runs, "bad" for migraines).
     public func checked(_ answer: Answer, question: String, onEvent: @Sendable (Event) -> Void = { _ in }) async throws -> Answer {
         guard !answer.sources.isEmpty else { return answer }
@@ -234,10 +234,7 @@ public final class NotebookQuestions: Sendable {
         guard !missing.isEmpty else { return answer }
         onEvent(.checking(words: missing))
         let checker = LanguageModelSession(model: model, instructions: AskCheck.instructions, contextSize: AskCheck.contextSize)
-        let verdict = try await checker.respond(to: AskCheck.prompt(question: question, notes: notes, words: missing),
-                                                schema: AskCheck.schema(words: missing, notes: notes),
-                                                options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 16 * missing.count + 16))
-        guard AskCheck.supported(verdict.content, words: missing) else {
+        guard try await checker.yesOdds(after: AskCheck.prompt(question: question, notes: notes)) > 0 else {
             return Answer(text: AskCheck.declined, sources: [], searches: answer.searches, seeAlso: answer.sources)
         }
         return answer
@@ -355,14 +352,13 @@ enum AskCheck {
         while let first = bare.first, !first.isLetter { bare = bare.dropFirst() }
         return ["your notes do not say", "the notes do not say", "your notes don't say", "the notes don't say", "notes do not say"].contains(String(bare))
     }
-    /// Three notes of `noteCharacters` and the choice of their words: 2,048 tokens was too few
-    /// for a Polish question over three long notes (2,374).
+    /// Three notes of `noteCharacters`: 2,048 tokens was too few for a Polish question over
+    /// three long notes (2,374).
     static let contextSize = 4_096
     /// Each cited note's text shown to the checker, at most.
     static let noteCharacters = 800
+    /// The question's words a check is said to be about (`Event.checking`), at most.
     static let maximumWords = 4
-    /// The notes' words offered for each, at most.
-    static let maximumChoices = 150
 
     /// Words of any question that name no subject: how it asks (what, when, how much), whose
     /// (my, our), and what kind of answer it wants (a cost, a total, a time, a day, a number).
@@ -520,25 +516,16 @@ enum AskCheck {
         return common >= 3 && common >= short.count - 3 && long.count - common <= 5
     }
 
-    static let instructions = """
-        You check whether notes speak of what a question asks about. For each word of the question, copy the word of the notes that names the same person, thing, place or event (the same word with another ending, another word for it, or its name), or "none" when no word of the notes names it. Notes about someone or something else give "none": a note on a friend's car has no word for your brother; a note on the kitchen tap has no word for the bathroom.
-        """
+    /// The checker's question, of the cited notes together: asked word by word for the notes'
+    /// word that names each (a guided choice, or "none"), the small model said "none" to right
+    /// answers ("far" for a total of runs, a name in another case) and named a word for near
+    /// misses; asked whether the notes answer the question, the log-odds of "yes" told apart
+    /// 46 of the 48 answers of the bench's tuned part that reached the check (the choice: 36).
+    static let instructions = "You tell whether notes speak of something. The notes are the user's own: I, my and me are the user. Reply yes or no."
 
-    static func prompt(question: String, notes: [Note], words: [String]) -> String {
+    static func prompt(question: String, notes: [Note]) -> String {
         let shown = notes.map { AskText.quoted($0.title) + ": " + AskText.cut($0.body, characters: noteCharacters) }
-        return "Notes:\n" + shown.joined(separator: "\n") + "\nQuestion: " + question
-            + "\nFor each of " + words.map { "\"\($0)\"" }.joined(separator: ", ") + ": the word of the notes that names it, or \"none\"."
-    }
-
-    /// For each word asked about, one of the notes' words, or "none": a choice among words
-    /// the notes hold, not a yes/no (which the small model answers "yes", near miss or not).
-    /// A bare number names nothing, and is not offered.
-    static func schema(words: [String], notes: [Note]) -> GenerationSchema {
-        var choices: [String] = []
-        for word in notes.flatMap({ allWords($0.title + " " + $0.body) }) where word.contains(where: \.isLetter) && word != "none" && !choices.contains(word) {
-            choices.append(word)
-        }
-        return .object("Check", properties: words.map { .init($0, .string(anyOf: ["none"] + choices.prefix(maximumChoices))) })
+        return "Notes:\n" + shown.joined(separator: "\n") + "\n\nQuestion: " + question + "\nDo these notes answer the question? Reply yes or no."
     }
 
     /// The numbers in `text` of two digits or more, without thousands' commas ("1,150" is 1150).
@@ -550,14 +537,6 @@ enum AskCheck {
 
     static func allWords(_ text: String) -> [String] {
         text.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "-" }.map(String.init)
-    }
-
-    /// Every word asked about given a word of the notes.
-    static func supported(_ content: GeneratedContent, words: [String]) -> Bool {
-        words.allSatisfy { word in
-            guard let said = try? content.value(String.self, forProperty: word) else { return false }
-            return said != "none"
-        }
     }
 }
 

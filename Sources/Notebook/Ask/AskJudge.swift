@@ -26,9 +26,7 @@ struct AskJudge: Sendable {
             for note in notes {
                 var odds = 0.0
                 for asked in [aboutIt(what), countedBy(question, what)] {
-                    let scores = try await session.logProbabilities(of: ["yes", "Yes", "no", "No"], after: prompt(title: note.title, text: note.text, asked: asked))
-                    // Either spelling of the word.
-                    odds += max(scores[0], scores[1]) - max(scores[2], scores[3])
+                    odds += try await session.yesOdds(after: prompt(title: note.title, text: note.text, asked: asked))
                 }
                 yes.append(odds > 0)
             }
@@ -60,5 +58,14 @@ struct AskJudge: Sendable {
         guard !notes.isEmpty else { return [] }
         let yes = try await saysYes(question, what, notes.map { ($0.note.title, AskText.cut($0.note.body, characters: Self.noteCharacters)) })
         return zip(notes, yes).filter(\.1).map(\.0.handle)
+    }
+}
+
+extension LanguageModelSession {
+    /// The log-odds of the reply "yes" over "no" (either spelling of each) to `prompt`: a
+    /// verdict read off the first token, never generated, so it costs one evaluation.
+    func yesOdds(after prompt: String) async throws -> Double {
+        let scores = try await logProbabilities(of: ["yes", "Yes", "no", "No"], after: prompt)
+        return max(scores[0], scores[1]) - max(scores[2], scores[3])
     }
 }
