@@ -30,4 +30,22 @@ import Testing
         let fresh = try notebook.run(["ask", "--json", "and the tap?"], environment: environment)
         #expect((try JSONSerialization.jsonObject(with: Data(fresh.stdout.utf8)) as? [String: Any])?["turns"] == nil)
     }
+
+    /// Asked right after `notes add`, with no daemon: the note just added has its vector before
+    /// the model searches, so a question in other words than the note's can find it by meaning.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: model), "the small reading model is not installed"))
+    func aNoteJustAddedHasItsVectorBeforeTheQuestionIsAsked() throws {
+        let notebook = Notebook()
+        let dentist = try notebook.add("Dentist: check-up on 14 January at 9:30 with Dr. Haddad")
+        let environment = ["NOTES_READER_MODEL": Self.model, "NOTES_EMBEDDING_MODEL": deps + "/e5/multilingual-e5-small-q4_0.gguf"]
+        func pending() throws -> Int? { (try notebook.run(["status", "--json"], environment: environment).json as? [String: Any])?["pending_vectors"] as? Int }
+        #expect(try pending() == 1)
+        let asked = try notebook.run(["ask", "--json", "What time am I seeing the tooth doctor?"], environment: environment)
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(try pending() == 0)
+        // Found, whatever this small model makes of it: cited, or else the closest note to look at.
+        let answer = asked.json as? [String: Any]
+        let shown = ((answer?["sources"] as? [[String: Any]] ?? []) + (answer?["see_also"] as? [[String: Any]] ?? [])).compactMap { $0["id"] as? String }
+        #expect(shown.contains(dentist), "\(asked.stdout)")
+    }
 }

@@ -150,7 +150,8 @@ enum NotebookTools {
         writes: false
     ) { arguments, access in
         let question = arguments["question"]!.string!
-        let questions = try NotebookQuestions.open(home: access.home, environment: access.environment, now: access.now())
+        let questions = try NotebookQuestions.open(home: access.home, environment: access.environment, now: access.now(),
+                                                   makingVectors: access.allowWrite)
         let answer = try waitFor {
             try await questions.prewarm()
             return try await questions.ask(question) { _ in }
