@@ -251,7 +251,7 @@ struct AskPageTests {
         let shoes = NotebookQuestions.Source(id: try #require(NoteID("0190f0a0-0000-7000-8000-000000000002")), title: "My shoes")
         let (_, text) = try await page(ScriptedQuestions(drafts: ["Size 43"], checking: ["sister"],
                                                          answer: .success(.init(text: "Your notes do not say.", sources: [], searches: [], seeAlso: [shoes]))))
-        #expect(text.contains("<p class=\"draft\">Size 43</p><p class=\"how\">Checking that the notes speak of: sister</p>"))
+        #expect(text.contains("<p class=\"draft\">Size 43</p><p class=\"how\">Checking that the notes answer it: they do not say sister</p>"))
         #expect(text.contains("<div class=\"final\"><p>Your notes do not say.</p><h2>See also</h2><ul><li><a href=\"/note/0190f0a0-0000-7000-8000-000000000002\">My shoes</a></li></ul></div>"))
         #expect(!text.contains("Sources"))
     }

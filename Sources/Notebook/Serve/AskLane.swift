@@ -132,7 +132,7 @@ final class AnswerPage: @unchecked Sendable {
                 stream.write(HTML.escape(String(text.dropFirst(state.shown.count))))
                 state = (text, true)
             case let .checking(words):
-                stream.write((state.inDraft ? "</p>" : "") + "<p class=\"how\">" + HTML.escape("Checking that the notes speak of: " + words.joined(separator: ", ")) + "</p>")
+                stream.write((state.inDraft ? "</p>" : "") + "<p class=\"how\">" + HTML.escape("Checking that the notes answer it: they do not say " + words.joined(separator: ", ")) + "</p>")
                 state.inDraft = false
             case .answered:
                 break

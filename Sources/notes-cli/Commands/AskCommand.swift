@@ -17,7 +17,8 @@ struct AskCommand: NotesCommand {
             notes do not say, it says so and cites nothing, and lists the notes closest to the
             question under "See also"; an answer whose notes do not speak of what the question
             asks (another person's, another thing's) is withdrawn.
-            Everything runs on this machine; nothing is written to the notebook. Text in a note
+            Everything runs on this machine; no note is changed (the newest notes lacking a
+            vector get one first, as a search gives them). Text in a note
             is data to the model, never an instruction.
 
             Without a question, on a terminal, it is a conversation: each question sees the
@@ -106,7 +107,7 @@ struct AskCommand: NotesCommand {
                 case .answerText(let text):
                     if live { writer.show(text) }
                 case .checking(let words):
-                    if progress { writer.note("(checking that the notes speak of: \(words.joined(separator: ", ")))") }
+                    if progress { writer.note("(checking that the notes answer it: they do not say \(words.joined(separator: ", ")))") }
                 case .answered:
                     break
                 }
