@@ -222,9 +222,9 @@ public final class NotebookQuestions: Sendable {
     /// session that sees only the question and the cited notes is asked whether they answer it,
     /// and the answer goes unless "yes" is the likelier reply (`AskCheck.prompt`). An answer
     /// whose cited notes hold every such word is kept without asking (most right answers: no
-    /// time spent). So is a count whose every note the model was asked about on its
-    /// own (`AskJudge`): asked again word by word, the checker of before withdrew right counts ("jogging"
-    /// for notes of runs, "bad" for migraines).
+    /// time spent). So is a count whose every note the model was asked about on its own
+    /// (`AskJudge`): asked again word by word, the checker of before withdrew right counts
+    /// ("jogging" for notes of runs, "bad" for migraines).
     public func checked(_ answer: Answer, question: String, onEvent: @Sendable (Event) -> Void = { _ in }) async throws -> Answer {
         guard !answer.sources.isEmpty else { return answer }
         if let result = sources.results.last, result.askedOfEachNote,

@@ -155,7 +155,7 @@ enum AskLanguage: String, CaseIterable, Sendable {
 
     /// Whether a name or noun takes a case ending here, often changing its last letters
     /// ("Eetu", "Eetun", "Eetulle"; "Marta", "Marty"; "γιαγιά", "γιαγιάς"), so that the
-    /// grounding check matches words by a shorter common beginning (`AskCheck.sameWord`).
+    /// grounding check matches words by a shorter common beginning (`AskCheck.sameCasedWord`).
     var endsNamesByCase: Bool { [.greek, .finnish, .polish, .slovak, .czech].contains(self) }
 
     /// Tokens a step may take: an answer's 500 characters take twice as many in Greek or Polish
