@@ -50,6 +50,11 @@ public final class NotebookQuestions: Sendable {
         case answered(Answer)
     }
 
+    /// What the terminal and the ask page say while the check runs (`Event.checking`).
+    public static func checkingLine(_ words: [String]) -> String {
+        "checking that the notes answer it: they do not say " + words.joined(separator: ", ")
+    }
+
     /// The answer's longest text, in characters: enough for a few sentences, too little to copy
     /// the notebook out whatever a note asks.
     static let maximumAnswerCharacters = 500

@@ -132,7 +132,8 @@ final class AnswerPage: @unchecked Sendable {
                 stream.write(HTML.escape(String(text.dropFirst(state.shown.count))))
                 state = (text, true)
             case let .checking(words):
-                stream.write((state.inDraft ? "</p>" : "") + "<p class=\"how\">" + HTML.escape("Checking that the notes answer it: they do not say " + words.joined(separator: ", ")) + "</p>")
+                let line = NotebookQuestions.checkingLine(words)
+                stream.write((state.inDraft ? "</p>" : "") + "<p class=\"how\">" + HTML.escape(line.prefix(1).uppercased() + line.dropFirst()) + "</p>")
                 state.inDraft = false
             case .answered:
                 break

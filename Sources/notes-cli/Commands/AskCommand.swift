@@ -107,7 +107,7 @@ struct AskCommand: NotesCommand {
                 case .answerText(let text):
                     if live { writer.show(text) }
                 case .checking(let words):
-                    if progress { writer.note("(checking that the notes answer it: they do not say \(words.joined(separator: ", ")))") }
+                    if progress { writer.note("(" + NotebookQuestions.checkingLine(words) + ")") }
                 case .answered:
                     break
                 }
