@@ -445,6 +445,15 @@ public enum Deadlines {
         return key.contains("kuu") && finnishMonths.contains { key.hasPrefix($0) }
     }
 
+    /// The month (January = 1) `word` names in one of the languages read here, as a date spells
+    /// it ("listopada", "Νοεμβρίου", "novembre"), or a Finnish month in any case ("marraskuussa").
+    public static func month(named word: String) -> Int? {
+        let key = key(word)
+        if let month = months[key] { return month }
+        guard key.contains("kuu"), let index = finnishMonths.firstIndex(where: { key.hasPrefix($0) }) else { return nil }
+        return index + 1
+    }
+
     static let finnishMonths = ["tammikuu", "helmikuu", "maaliskuu", "huhtikuu", "toukokuu", "kesäkuu", "heinäkuu", "elokuu", "syyskuu",
                                 "lokakuu", "marraskuu", "joulukuu"]
 

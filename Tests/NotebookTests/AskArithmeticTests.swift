@@ -40,6 +40,16 @@ struct AskArithmeticTests {
         #expect(try #require(AskPeriod("in February", now: Timestamp(iso8601: "2028-03-10T09:00:00Z")!)).days?.last == "2028-02-29")
         #expect(try #require(AskPeriod("last month", now: Timestamp(iso8601: "2027-01-04T09:00:00Z")!)).days?.first == "2026-12-01")
         #expect(span("How many jobs have I applied for?") == nil)
+        // In the other languages a question is read in: the phrases, and a month in the case "in" takes.
+        #expect(span("Kuinka monta kertaa pelasin sulkista marraskuussa?") == "2026-11-01..2026-11-30")
+        #expect(span("Ile razy byłem na basenie w listopadzie?") == "2026-11-01..2026-11-30")
+        #expect(span("Πόσες φορές πήγα γυμναστήριο τον Νοέμβριο;") == "2026-11-01..2026-11-30")
+        #expect(span("Πόσα ξόδεψα φέτος για βενζίνη;") == "2026-01-01..2026-12-31")
+        #expect(span("Ile wydałam w zeszłym miesiącu na taksówki?") == "2026-11-01..2026-11-30")
+        #expect(span("Paljonko maksoin viime vuonna sähköstä?") == "2025-01-01..2025-12-31")
+        #expect(span("Wie oft war ich im Oktober schwimmen?") == "2026-10-01..2026-10-31")
+        // Not a month: an abbreviation, or a word that is another word too.
+        #expect(span("¿Qué marca es mi bici?") == nil && span("Ile kosztuje mar?") == nil)
         #expect(span("What may I bring?") == nil)
     }
 

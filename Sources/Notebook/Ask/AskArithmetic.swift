@@ -337,17 +337,63 @@ struct AskPeriod: Sendable {
         return name + " (" + days.first + " to " + days.last + ")"
     }
 
-    /// The time a question names ("last month", "in November", "this year"), if it names one.
+    /// The time a question names ("last month", "in November", "this year"), if it names one,
+    /// in English or in another language notes reads ("viime kuussa", "w tym roku", "φέτος").
     static func named(in question: String, now: Timestamp) -> AskPeriod? {
         let words = question.lowercased().split { !$0.isLetter }.map(String.init)
         let text = " " + words.joined(separator: " ") + " "
         for name in names.dropFirst() where text.contains(" " + name.lowercased() + " ") { return AskPeriod(name, now: now) }
+        let key = " " + Deadlines.key(question) + " "
+        for (name, phrases) in otherLanguagesNames where phrases.contains(where: { key.contains(" " + $0 + " ") }) { return AskPeriod(name, now: now) }
         // A month named alone ("my November runs"); not "may", which is mostly the verb.
         for (index, month) in monthNames.enumerated() where month != "May" && words.contains(month.lowercased()) {
             return AskPeriod("in " + monthNames[index], now: now)
         }
+        for word in words {
+            if let month = monthInOtherLanguages(word) { return AskPeriod("in " + monthNames[month - 1], now: now) }
+        }
         return nil
     }
+
+    /// The names' words in the other languages a question is read in, as `Deadlines.key` spells
+    /// them (Greek without accents), by the English name.
+    static let otherLanguagesNames: [(String, [String])] = [
+        ("today", ["tänään", "dzisiaj", "dziś", "σήμερα", "heute", "aujourd hui", "hoy", "oggi", "vandaag", "idag"]),
+        ("this week", ["tällä viikolla", "w tym tygodniu", "αυτή την εβδομάδα", "αυτήν την εβδομάδα", "diese woche", "cette semaine", "esta semana",
+                       "questa settimana", "deze week"]),
+        ("last week", ["viime viikolla", "w zeszłym tygodniu", "w ubiegłym tygodniu", "w poprzednim tygodniu", "την περασμένη εβδομάδα",
+                       "την προηγούμενη εβδομάδα", "letzte woche", "letzten woche", "la semaine dernière", "la semana pasada", "la settimana scorsa",
+                       "vorige week"]),
+        ("this month", ["tässä kuussa", "tämän kuun", "w tym miesiącu", "αυτόν τον μήνα", "αυτό τον μήνα", "diesen monat", "ce mois", "este mes",
+                        "questo mese", "deze maand"]),
+        ("last month", ["viime kuussa", "viime kuun", "w zeszłym miesiącu", "w ubiegłym miesiącu", "w poprzednim miesiącu", "τον περασμένο μήνα",
+                        "τον προηγούμενο μήνα", "letzten monat", "le mois dernier", "el mes pasado", "il mese scorso", "vorige maand"]),
+        ("this year", ["tänä vuonna", "tämän vuoden", "w tym roku", "φέτος", "dieses jahr", "cette année", "este año", "quest anno", "dit jaar", "i år"]),
+        ("last year", ["viime vuonna", "w zeszłym roku", "w ubiegłym roku", "w poprzednim roku", "πέρσι", "πέρυσι", "letztes jahr", "l année dernière",
+                       "el año pasado", "l anno scorso", "vorig jaar", "i fjol"]),
+    ].map { ($0.0, $0.1.map(Deadlines.key)) }
+
+    /// The month a word of another language names as a question says "in November": a date's
+    /// spelling of five letters or more (not an abbreviation, "mar", nor a word that is also
+    /// another, "maja"), a Finnish month in any case, or a Polish or Greek one in the case "in"
+    /// takes ("w listopadzie", "τον Νοέμβριο"). Not "marca", also Spanish for a brand.
+    static func monthInOtherLanguages(_ word: String) -> Int? {
+        let key = Deadlines.key(word)
+        if let month = inMonthForms[key] { return month }
+        guard key.count >= 5, key != "marca", let month = Deadlines.month(named: word) else { return nil }
+        return month
+    }
+
+    static let inMonthForms: [String: Int] = {
+        let forms = [
+            ["styczniu", "ιανουαριο"], ["lutym", "φεβρουαριο"], ["marcu", "μαρτιο"], ["kwietniu", "απριλιο"], ["maju", "μαιο"], ["czerwcu", "ιουνιο"],
+            ["lipcu", "ιουλιο"], ["sierpniu", "αυγουστο"], ["wrześniu", "σεπτεμβριο"], ["październiku", "οκτωβριο"], ["listopadzie", "νοεμβριο"],
+            ["grudniu", "δεκεμβριο"],
+        ]
+        var table: [String: Int] = [:]
+        for (index, words) in forms.enumerated() { for word in words { table[Deadlines.key(word)] = index + 1 } }
+        return table
+    }()
 
     static func fourDigits(_ year: Int) -> String {
         let digits = String(year)
