@@ -19,9 +19,8 @@ struct AskQuote: Sendable {
     }
 
     /// The notes looked at, in the order the tools showed them: the answer the model missed was
-    /// in the first or second of them on the bench's tuned part, and each note looked at costs
-    /// every question the notes cannot answer an evaluation (about half a second).
-    static let notesLooked = 3
+    /// in the first or second of them on the bench's tuned part.
+    static let notesLooked = 4
     /// A long note's sentences looked at: those of what the search showed of it.
     static let sentencesLooked = 8
     /// How far "yes" must lead for a note (and for a sentence beside the likeliest one): of the
