@@ -4,7 +4,6 @@
 import Foundation
 import Notes
 import Storage
-import Synchronization
 import Testing
 import TestSupport
 @testable import Notebook
@@ -138,17 +137,6 @@ struct AskEndToEndTests {
             let no = try await checker.yesOdds(after: AskCheck.prompt(question: nearMiss, notes: [note]))
             #expect(yes > no, "\(answered) \(yes), \(nearMiss) \(no)")
         }
-    }
-
-    /// The second look's question, of one note at a time: the note that answers leans further
-    /// to "yes" than a note about something close (again a ranking on this model).
-    @Test func theSecondLookLeansToYesForTheNoteThatAnswers() async throws {
-        let model = LanguageModel(configuration: ModelConfiguration(modelPath: AskModel.path, contextSize: 1024, threads: 2))
-        let quote = AskQuote.asking(model)
-        let question = "When is my driving test?"
-        let answers = try await quote.odds(question, "Driving test", "My driving test is on 22 February at 10:15 at the Elm Road centre.")
-        let close = try await quote.odds(question, "Car MOT", "The car's MOT test is booked for 9 January at the Kwik garage.")
-        #expect(answers > close, "\(answers) \(close)")
     }
 }
 
@@ -319,78 +307,5 @@ struct AskConversationTests {
         let expected = [entries[0], entries[3]] + Array(entries[4...])
         #expect(kept == expected)
         #expect(saved.shown == earlier.shown)
-    }
-}
-
-/// The second look at the notes for a question the model declined (`AskQuote`): which note and
-/// which of its sentences answer, as the model's odds say (given here), and the answer it makes.
-struct AskQuoteTests {
-    let now = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
-
-    func note(_ text: String) throws -> Note { try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: now) }
-
-    /// Odds that lean to yes for the texts holding one of `answering`, by how many they hold.
-    func quote(answering: [String]) -> AskQuote {
-        AskQuote { _, _, text in Double(answering.count { text.contains($0) }) - 0.2 }
-    }
-
-    @Test func theNoteThatLeansToYesAnswersInItsOwnSentences() async throws {
-        let dentist = try note("Dentist\nDentist check-up with Dr. Okafor on 14 December at 9:30.")
-        let driving = try note("Driving test\nBook the lessons first. My driving test is on 22 February at 10:15 at the Elm Road centre. Bring the licence.")
-        let found = try await quote(answering: ["22 February"]).answer("When is my driving test?", from: [dentist, driving])
-        #expect(found == AskQuote.Found(note: driving, text: "My driving test is on 22 February at 10:15 at the Elm Road centre."))
-        // A second sentence that leans to yes as well is kept, in the note's order.
-        let both = try await quote(answering: ["22 February", "licence"]).answer("When is my driving test?", from: [driving])
-        #expect(both?.text == "My driving test is on 22 February at 10:15 at the Elm Road centre. Bring the licence.")
-        // A one-sentence note is its own answer.
-        #expect(try await quote(answering: ["9:30"]).answer("When is the dentist?", from: [dentist, driving])?.text == "Dentist check-up with Dr. Okafor on 14 December at 9:30.")
-    }
-
-    @Test func noNoteLeaningToYesByEnoughIsNoAnswer() async throws {
-        let notes = try ["Car MOT\nThe car's MOT test is booked for 9 January.", "Blood test\nRepeat the blood test in six months."].map(note)
-        let weak = AskQuote { _, _, _ in AskQuote.leaning - 0.01 }
-        #expect(try await weak.answer("When is my driving test?", from: notes) == nil)
-        // Only the first notes shown are looked at.
-        let counted = Mutex(0)
-        let counting = AskQuote { _, _, _ in counted.withLock { $0 += 1 }; return -1 }
-        _ = try await counting.answer("When?", from: Array(repeating: notes[0], count: AskQuote.notesLooked + 3))
-        #expect(counted.withLock { $0 } == AskQuote.notesLooked)
-    }
-
-    @Test func aLongNotesSentencesAreThoseTheSearchShowedWhole() {
-        // A first sentence cut short by the excerpt is left out; the gaps between sentences are not cuts.
-        #expect(AskQuote.sentences("Year-end review with Priya, in the small r… The good news: my salary goes up 4% from 1 January. … My training budget is 1,200 euros. …")
-            == ["The good news: my salary goes up 4% from 1 January.", "My training budget is 1,200 euros."])
-        #expect(AskQuote.sentences("Polski z panią Anną we wtorki o 18:00, 60 zł za lekcję. Na następny raz: ćwiczenia 3–5.")
-            == ["Polski z panią Anną we wtorki o 18:00, 60 zł za lekcję.", "Na następny raz: ćwiczenia 3–5."])
-    }
-
-    /// A conversation whose search has shown a kitchen's two notes, with `quote` as its second look.
-    func afterSearchingTheKitchen(_ quote: AskQuote, question: String) async throws -> NotebookQuestions {
-        let store = try NoteStore(database: Database(path: ":memory:"))
-        for text in ["Kitchen tiles\nKitchen renovation: the tiles cost 780 euros.", "Kitchen tiler\nKitchen renovation: the tiler charged 1,150 euros for the work."] {
-            try store.insert(try note(text))
-        }
-        let model = LanguageModel(configuration: ModelConfiguration(modelPath: "/nonexistent.gguf"))
-        let questions = NotebookQuestions(search: NotebookSearch(store: store, embedder: nil), model: model, now: now, quote: quote)
-        questions.sources.beginRequest(question: question)
-        _ = try await SearchNotesTool(notebook: questions.notebook, sources: questions.sources).call(arguments: try .init(GeneratedContent(json: #"{"query": "kitchen"}"#)))
-        return questions
-    }
-
-    @Test func aDeclinedQuestionIsAnsweredFromTheNoteShownThatHoldsIt() async throws {
-        let question = "What do I owe the tiler?"
-        let questions = try await afterSearchingTheKitchen(quote(answering: ["1,150"]), question: question)
-        let declined = NotebookQuestions.Answer(text: AskCheck.declined, sources: [], searches: ["kitchen"])
-        let events = Mutex([String]())
-        let answer = try await questions.lookingAgain(declined: declined, question: question) { event in
-            if let line = event.progressLine { events.withLock { $0.append(line) } }
-        }
-        #expect(answer.text == "Kitchen renovation: the tiler charged 1,150 euros for the work.")
-        #expect(answer.sources.map(\.title) == ["Kitchen tiler"] && answer.searches == ["kitchen"])
-        #expect(events.withLock { $0 } == [NotebookQuestions.lookingAgainLine(notes: 2)])
-        // Nothing that answers: the decline stays.
-        let none = try await afterSearchingTheKitchen(quote(answering: []), question: "What is the tiler's phone number?")
-        #expect(try await none.lookingAgain(declined: declined, question: "What is the tiler's phone number?") == declined)
     }
 }

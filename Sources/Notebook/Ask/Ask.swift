@@ -47,29 +47,12 @@ public final class NotebookQuestions: Sendable {
         /// The answer's sources do not hold these words of the question: the model is asked
         /// whether the notes answer the question all the same (`checked`).
         case checking(words: [String])
-        /// The model declined with notes in view: each of the first `notes` shown is asked on
-        /// its own whether it answers the question (`AskQuote`).
-        case lookingAgain(notes: Int)
         case answered(Answer)
-
-        /// What the terminal and the ask page say of a check or a second look while it runs.
-        public var progressLine: String? {
-            switch self {
-            case .checking(let words): NotebookQuestions.checkingLine(words)
-            case .lookingAgain(let notes): NotebookQuestions.lookingAgainLine(notes: notes)
-            default: nil
-            }
-        }
     }
 
     /// What the terminal and the ask page say while the check runs (`Event.checking`).
     public static func checkingLine(_ words: [String]) -> String {
         "checking that the notes answer it: they do not say " + words.joined(separator: ", ")
-    }
-
-    /// What the terminal and the ask page say while the notes are looked at again (`Event.lookingAgain`).
-    public static func lookingAgainLine(notes: Int) -> String {
-        "no answer yet: asking of " + (notes == 1 ? "the note" : "each of the \(notes) notes") + " found whether it answers the question"
     }
 
     /// The answer's longest text, in characters: enough for a few sentences, too little to copy
@@ -84,24 +67,17 @@ public final class NotebookQuestions: Sendable {
     let sources: AskSources
     let notebook: AskNotebook
     let model: LanguageModel
-    let quote: AskQuote
     /// The conversation's turns so far, those resumed from an earlier process first.
     private let conversation = Mutex([AskTurn]())
 
     /// `search` is the notebook's hybrid search (words, and meaning when its model is there);
     /// `now` is the day questions are asked on, for "when" and "overdue".
-    public convenience init(search: sending NotebookSearch, model: LanguageModel, now: Timestamp = .current) {
-        self.init(search: search, model: model, now: now, quote: AskQuote.asking(model))
-    }
-
-    /// `quote` is the second look at the notes for a declined question; a test passes its own.
-    init(search: sending NotebookSearch, model: LanguageModel, now: Timestamp, quote: AskQuote) {
+    public init(search: sending NotebookSearch, model: LanguageModel, now: Timestamp = .current) {
         let notebook = AskNotebook(search: search, now: now)
         let sources = AskSources()
         self.notebook = notebook
         self.sources = sources
         self.model = model
-        self.quote = quote
         let judge = AskJudge.asking(model)
         let tools: [any Tool] = [
             SearchNotesTool(notebook: notebook, sources: sources),
@@ -185,21 +161,15 @@ public final class NotebookQuestions: Sendable {
         for try await snapshot in stream {
             if snapshot.isComplete {
                 final = snapshot.content
-            } else if let text = try? snapshot.content?.value(String.self, forProperty: "answer"), !AskCheck.declined.hasPrefix(text) {
-                // A decline is said at the end: in the question's language, and only when a second
-                // look at the notes finds no answer either.
+            } else if let text = try? snapshot.content?.value(String.self, forProperty: "answer"),
+                      language == .english || !AskCheck.declined.hasPrefix(text) {
+                // A decline in another language is said in it at the end, not first in English.
                 onEvent(.answerText(text))
             }
         }
         guard let final else { throw AskError.noAnswer }
-        var answer = try completingSources(of: Self.stating(sources.results.last, in: answer(from: final), sources: sources))
-        answer = try await checked(answer, question: question, onEvent: onEvent)
-        // Declined, or withdrawn by the check: a note shown may answer all the same. Not for a
-        // total or a count, which are code's, from what the model picked: a sentence is neither.
-        if answer.text == AskCheck.declined, !asksForATotal, !asksForACount {
-            answer = try await lookingAgain(declined: answer, question: question, onEvent: onEvent)
-        }
-        answer = Self.withSeeAlso(answer, sources: sources)
+        var answer = Self.withSeeAlso(try await checked(try completingSources(of: Self.stating(sources.results.last, in: answer(from: final), sources: sources)),
+                                                        question: question, onEvent: onEvent), sources: sources)
         if answer.text == AskCheck.declined { answer.text = language.declined }
         conversation.withLock { $0.append(AskTurn(question: question, answer: answer.text, sources: answer.sources)) }
         onEvent(.answered(answer))
@@ -273,19 +243,6 @@ public final class NotebookQuestions: Sendable {
             return Answer(text: AskCheck.declined, sources: [], searches: answer.searches, seeAlso: answer.sources)
         }
         return answer
-    }
-
-    /// For a question the model declined (or answered with a note's title, or the check
-    /// withdrew its answer) with notes in view:
-    /// the sentences of the note shown that answers it (`AskQuote`), with that note as the
-    /// source; else the decline. The small reader declined with the answer in the first note
-    /// shown for a driving test's day, a tiler's bill and a Polish lesson's price.
-    func lookingAgain(declined: Answer, question: String, onEvent: @Sendable (Event) -> Void = { _ in }) async throws -> Answer {
-        let notes = try sources.citable.prefix(AskQuote.notesLooked).compactMap { try notebook.note(shownAs: $0, in: sources) }
-        guard !notes.isEmpty else { return declined }
-        onEvent(.lookingAgain(notes: notes.count))
-        guard let found = try await quote.answer(question, from: notes) else { return declined }
-        return Answer(text: found.text, sources: [Source(id: found.note.id, title: found.note.title)], searches: declined.searches)
     }
 
     func answer(from content: GeneratedContent) throws -> Answer {

@@ -131,8 +131,8 @@ final class AnswerPage: @unchecked Sendable {
                 if !state.inDraft { stream.write("<p class=\"draft\">") }
                 stream.write(HTML.escape(String(text.dropFirst(state.shown.count))))
                 state = (text, true)
-            case .checking, .lookingAgain:
-                guard let line = event.progressLine else { return }
+            case let .checking(words):
+                let line = NotebookQuestions.checkingLine(words)
                 stream.write((state.inDraft ? "</p>" : "") + "<p class=\"how\">" + HTML.escape(line.prefix(1).uppercased() + line.dropFirst()) + "</p>")
                 state.inDraft = false
             case .answered:

@@ -106,8 +106,8 @@ struct AskCommand: NotesCommand {
                     if progress { writer.note("(\(name) \(arguments))") }
                 case .answerText(let text):
                     if live { writer.show(text) }
-                case .checking, .lookingAgain:
-                    if progress, let line = event.progressLine { writer.note("(" + line + ")") }
+                case .checking(let words):
+                    if progress { writer.note("(" + NotebookQuestions.checkingLine(words) + ")") }
                 case .answered:
                     break
                 }
