@@ -48,4 +48,19 @@ import Testing
         let shown = ((answer?["sources"] as? [[String: Any]] ?? []) + (answer?["see_also"] as? [[String: Any]] ?? [])).compactMap { $0["id"] as? String }
         #expect(shown.contains(dentist), "\(asked.stdout)")
     }
+
+    /// After an import with no daemon, ask makes only the newest notes' vectors: the answer says
+    /// that the others wait for theirs (they are not found by meaning), as an empty search does.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: model), "the small reading model is not installed"))
+    func anAnswerSaysWhichNotesWaitForTheirVectors() throws {
+        let notebook = Notebook()
+        for day in 1...10 { try notebook.add("Run \(day) November: \(day + 3) km along the river") }
+        let environment = ["NOTES_READER_MODEL": Self.model, "NOTES_EMBEDDING_MODEL": deps + "/e5/multilingual-e5-small-q4_0.gguf"]
+        let asked = try notebook.run(["ask", "How far did I run on 2 November?"], environment: environment)
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(asked.stderr.contains("2 notes wait for their vectors: run 'notes analyze --vectors', or start 'notes daemon'."), "\(asked.stderr)")
+        // With every vector made, nothing is said.
+        #expect(try notebook.run(["analyze", "--vectors"], environment: environment).status == 0)
+        #expect(!(try notebook.run(["ask", "How far did I run on 2 November?"], environment: environment).stderr.contains("wait for")))
+    }
 }

@@ -95,6 +95,9 @@ public final class NotebookQuestions: Sendable {
         try await session.prewarm(promptPrefix: Self.promptPrefix)
     }
 
+    /// The version of the vectors the search finds meaning in, or nil without an embedder.
+    public var embedderVersion: String? { try? notebook.withSearch { $0.embedderVersion } }
+
     public var transcript: Transcript {
         get async { await session.transcript }
     }

@@ -121,6 +121,11 @@ struct AskCommand: NotesCommand {
         }
         if live { writer.finish(answer.text) } else { terminal.print(answer.text) }
         if live { terminal.print() }
+        // Notes without a vector are not found by meaning: after an import with no daemon, most
+        // of the notebook (ask makes only the newest notes' vectors). Said last, on stderr.
+        defer {
+            if let notice = context.pendingVectorsNotice(embedderVersion: questions.embedderVersion) { terminal.printError(notice) }
+        }
         // Sources hold the answer; "see also" are the closest notes to an answer that has none.
         let (heading, notes) = answer.sources.isEmpty ? ("See also:", answer.seeAlso) : ("Sources:", answer.sources)
         guard !notes.isEmpty else { return }
