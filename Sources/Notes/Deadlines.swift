@@ -440,9 +440,7 @@ public enum Deadlines {
     /// Whether `word` names a weekday or a month in one of the languages read here, a Finnish
     /// month in any case ("marraskuussa", in November): words a note's day answers.
     public static func namesWeekdayOrMonth(_ word: String) -> Bool {
-        let key = key(word)
-        if weekdays[key] != nil || months[key] != nil { return true }
-        return key.contains("kuu") && finnishMonths.contains { key.hasPrefix($0) }
+        weekdays[key(word)] != nil || month(named: word) != nil
     }
 
     /// The month (January = 1) `word` names in one of the languages read here, as a date spells

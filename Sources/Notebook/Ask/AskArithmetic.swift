@@ -380,8 +380,7 @@ struct AskPeriod: Sendable {
     static func monthInOtherLanguages(_ word: String) -> Int? {
         let key = Deadlines.key(word)
         if let month = inMonthForms[key] { return month }
-        guard key.count >= 5, key != "marca", let month = Deadlines.month(named: word) else { return nil }
-        return month
+        return key.count >= 5 && key != "marca" ? Deadlines.month(named: word) : nil
     }
 
     static let inMonthForms: [String: Int] = {
