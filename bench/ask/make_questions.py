@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the `notes ask` benchmark: a notebook of 300 Markdown notes and 187 questions over it.
+"""Writes the `notes ask` benchmark: a notebook of 300 Markdown notes and 201 questions over it.
 
     make_questions.py DIR      -> DIR/notes/*.md and DIR/questions.json
 
-Seven kinds of question ("kind"):
+Eight kinds of question ("kind"):
   fact      a fact in one note (40)
   date      a day in one note (22)
   sum       a total over two to four notes (22)
@@ -15,6 +15,10 @@ Seven kinds of question ("kind"):
             depending on the first ("And the one before that?"); the
             last turn is scored, and the top level holds the first turn's question and the last
             turn's notes and answers (11, one in Polish)
+  days      how many days (or weeks) until a day a note states, or since one, counted from the
+            bench's today, 2026-12-01 ("how many days until...?", "how long ago did I...?"); the
+            answer is the number of days, and for a question in weeks the whole weeks too (14,
+            4 of them in Greek, Finnish or Polish, with "language" and "over" as for lang)
   none      questions the notes cannot answer (56): near misses, where the notes speak of the thing
             but not of what is asked (the guitar lesson when the notes have the piano lesson, the
             seat on the Kraków flight when only the Lisbon one has a seat), and subjects the
@@ -33,7 +37,7 @@ a diary entry) where the answer is one sentence among many, and notes in Greek, 
 Polish. The other 157 notes are bench/search's seeded filler (work, study, reading, films,
 language practice): 300 notes in all, the same on every run. A question is held out (never
 looked at while tuning the prompt or tools) when the first hex digit of its text's SHA-256 is
-below 6 (for a followup, its first turn's text): 63 of the 187.
+below 6 (for a followup, its first turn's text): 69 of the 201.
 """
 import hashlib
 import json
@@ -489,12 +493,42 @@ FOLLOWUPS = [
             ("A o której mam pociąg?", ["pl-wigilia"], ["14:10", "14.10", "2:10"])]),
 ]
 
+# How many days (or weeks) until a day a note states, or since one, counted from the bench's
+# today, 2026-12-01 (run.py's --now, the day the prompt gives); a day with no year is the one
+# nearest after half a year before the note was written, as the notebook reads it (a note of
+# November's "5 March" is 2027's). (language, question, notes holding the answer, accepted
+# answers): the number of days; asked in weeks, the days or the whole weeks.
+
+
+def weeks(days):
+    """A span asked in weeks: the days, or the whole weeks."""
+    w = days // 7
+    return [str(days), f"{w} weeks", f"{w} full weeks", f"{w} whole weeks", f"{w} complete weeks"]
+
+
+DAYS = [
+    ("en", "How many weeks have I got left to practise before my driving exam?", ["exam"], weeks(83)),
+    ("en", "How many days till my teeth check-up?", ["dentist"], ["13"]),
+    ("en", "How many days left before my taxes have to be in?", ["tax"], ["61"]),
+    ("en", "How long until we leave for Poland?", ["krakow"], ["18"]),
+    ("en", "How many weeks to go until Mum turns sixty?", ["mum"], weeks(100)),
+    ("en", "How long before the lift in our building goes out of service?", ["residents"], ["48"]),
+    ("en", "How many days has it been since I last gave blood?", ["blood-3"], ["61"]),
+    ("en", "How many days since I applied to Mollie?", ["job-1"], ["24"]),
+    ("en", "How many days ago did Lily come down with that fever?", ["lily-sick-2"], ["12"]),
+    ("en", "How many weeks ago was my sister's 40th birthday party?", ["emma-3"], weeks(136)),
+    ("el", "Πόσες μέρες μένουν μέχρι να κλείσει η γιαγιά τα 85;", ["el-giagia"], ["47"]),
+    ("fi", "Kuinka monen päivän päästä lähdetään Saimaalle mökille?", ["fi-mokki"], ["73"]),
+    ("pl", "Za ile dni jedziemy na Wigilię do Tarnowa?", ["pl-wigilia"], ["23"]),
+    ("pl", "Ile dni temu wysłałem CV do Booking.com?", ["job-3"], ["15"]),
+]
+
 
 def held_out(question):
     return hashlib.sha256(question.encode()).hexdigest()[0] < "6"
 
 
-KINDS = ("fact", "date", "sum", "count", "lang", "followup", "none")
+KINDS = ("fact", "date", "sum", "count", "lang", "followup", "days", "none")
 
 
 def note_language(key):
@@ -551,6 +585,12 @@ def main():
         questions.append({"kind": "followup", "question": turns[0]["question"], "notes": turns[-1]["notes"],
                           "answers": turns[-1]["answers"], "held_out": held_out(turns[0]["question"]),
                           "language": language, "turns": turns})
+    for language, question, holders, answers in DAYS:
+        q = {"kind": "days", "question": question, "notes": titles(holders), "answers": answers,
+             "held_out": held_out(question), "language": language}
+        if language != "en":
+            q["over"] = sorted({note_language(k) for k in holders})
+        questions.append(q)
     for q in questions:
         assert q["kind"] in KINDS and (q["answers"] or q["kind"] in ("none", "lang")), q["question"]
     assert len({q["question"] for q in questions}) == len(questions)

@@ -7,9 +7,9 @@ tools over the same notebook, the same question, greedy, 2 threads, 4,096 tokens
            [--kinds fact,date,...] [--peer-every K] [--out RESULTS.jsonl]
     run.py --report RESULTS.jsonl      (the tables again, from the rows a run wrote)
 
-The questions are make_questions.py's (187: fact, date, sum, count, lang in Greek, Finnish and
-Polish, followup, none; see its docstring). They are asked round-robin over the kinds (in the
-order of --kinds, all by default), so a run cut short still has each kind. The tables give, by
+The questions are make_questions.py's (201: fact, date, sum, count, lang in Greek, Finnish and
+Polish, followup, days, none; see its docstring). They are asked round-robin over the kinds (in
+the order of --kinds, all by default), so a run cut short still has each kind. The tables give, by
 part (tuned, held out, all) and side, the answerable questions right, a column per kind with
 answers (for lang and followup, their answerable ones), the unanswerable ones declined (none, and
 lang ones without answers), invented citations and errors; then right and declined by language.
@@ -263,9 +263,9 @@ def score(question, result, side):
     return {"right": right, "declined": declined, "invented": invented, "error": False}
 
 
-KINDS = ("fact", "date", "sum", "count", "lang", "followup", "none")
+KINDS = ("fact", "date", "sum", "count", "lang", "followup", "days", "none")
 # The kinds with answers, a column each (lang and followup: their answerable questions).
-COLUMNS = ("fact", "date", "sum", "count", "lang", "followup")
+COLUMNS = ("fact", "date", "sum", "count", "lang", "followup", "days")
 LANGUAGES = ("el", "fi", "pl")
 
 
