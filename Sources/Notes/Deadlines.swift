@@ -77,6 +77,28 @@ public enum Deadlines {
         return DeadlineReading(daysLeft: days < -forgottenAfterDays ? nil : days, isPressing: isPressing)
     }
 
+    /// The calendar days `text` names by date ("22 February", "Dec 20", "2026-11-27", "3.2.2027",
+    /// "20 de diciembre"), in days since 1970-01-01, each once, in order (dates in words first);
+    /// a date without its year is the one nearest the note's day `created`, as for a deadline.
+    /// Words that name a day relative to the note ("tomorrow", "Friday", "in 3 days") are left
+    /// out: they count from a day the reader of the note may not know.
+    public static func calendarDates(in text: String, created: Int64) -> [Int64] {
+        let words = self.words(text)
+        var found: [Int64] = []
+        var index = 0
+        while index < words.count {
+            if let (day, length) = date(at: index, in: words, created: created) {
+                found.append(day)
+                index += length
+            } else {
+                index += 1
+            }
+        }
+        found += numericDates(text, created: created) + japaneseDates(text, created: created)
+        var seen = Set<Int64>()
+        return found.filter { seen.insert($0).inserted }
+    }
+
     /// The phrase of the tables that starts at `index`, and how many words it takes. The longest
     /// wins, so "pasado mañana" is not read as "mañana" too, nor "guten Morgen" as "morgen".
     static func phrase(at index: Int, in words: [String]) -> (Meaning, Int)? {

@@ -38,13 +38,19 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The calendar date alone, `2026-11-29`, in UTC.
     public var day: String {
-        let (year, month, day) = Timestamp.civil(fromDays: milliseconds.floorDivided(by: 86_400_000))
+        let (year, month, day) = civil
         // Bytes, as `iso8601`: `notes list` writes one a note.
         var text: [UInt8] = []
         text.reserveCapacity(10)
         appendDate(year, month, day, to: &text)
         return String(decoding: text, as: UTF8.self)
     }
+
+    /// The calendar date, in UTC.
+    public var civil: (year: Int, month: Int, day: Int) { Timestamp.civil(fromDays: daysSince1970) }
+
+    /// Whole days since 1970-01-01, in UTC (the days `Deadlines` counts in).
+    public var daysSince1970: Int64 { milliseconds.floorDivided(by: 86_400_000) }
 
     /// `2026-11-29`.
     private func appendDate(_ year: Int, _ month: Int, _ day: Int, to text: inout [UInt8]) {

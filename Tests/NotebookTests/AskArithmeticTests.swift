@@ -274,4 +274,101 @@ struct AskArithmeticTests {
         try await search("word", notebook, sources)
         #expect(read.isOffered && sources.partlyShown.count == 1)
     }
+
+    @Test func theDaysNotesStateAreTheirCalendarDates() {
+        // Written on 2026-11-20: a day and month without the year is the one ahead.
+        let written = Timestamp.days(fromCivil: 2026, 11, 20)
+        let found = Deadlines.calendarDates(in: "Driving test on 22 February at 10:15; theory passed 2026-10-03, see 3.2.2027.", created: written)
+        #expect(found == [Timestamp.days(fromCivil: 2027, 2, 22), Timestamp.days(fromCivil: 2026, 10, 3), Timestamp.days(fromCivil: 2027, 2, 3)])
+        // Days relative to the note's own are not calendar dates, nor are times and codes.
+        #expect(Deadlines.calendarDates(in: "Call her tomorrow or on Friday, in 3 days at 10:15; room 214.", created: written).isEmpty)
+        #expect(Deadlines.calendarDates(in: "Εξετάσεις οδήγησης στις 22 Φεβρουαρίου.", created: written) == [Timestamp.days(fromCivil: 2027, 2, 22)])
+    }
+
+    @Test func theDaysUntilOrSinceADayANoteStatesAreCountedByCode() async throws {
+        let store = try NoteStore(database: Database(path: ":memory:"))
+        for (text, day) in [("Driving test: 22 February at 10:15, at the test centre", "2026-11-20"),
+                            ("Gave blood: donation on 12 March, next one in three months", "2026-03-12"),
+                            ("Dentist check-up on 14 December at 9:30, before the test results", "2026-11-21")] {
+            try store.insert(try NoteInput.makeNote(text: text, title: nil, extraTags: [], at: Timestamp(iso8601: day + "T10:00:00Z")!))
+        }
+        let notebook = AskNotebook(search: NotebookSearch(store: store, embedder: nil), now: now)
+        let sources = AskSources()
+        let days = CountDaysTool(notebook: notebook, sources: sources)
+        sources.beginRequest(question: "How long until my driving test?")
+        #expect(!days.isOffered)
+        try await search("test", notebook, sources)
+        #expect(days.isOffered)
+        // Asked how long until, the model counts by the tool before it may answer.
+        var transcript = Transcript(entries: [.prompt(.init(text: "Question: ..."))])
+        transcript.append(.toolCall(.init(toolName: "search_notes", arguments: try GeneratedContent(json: #"{"query": "driving test"}"#))))
+        transcript.append(.toolOutput(.init(toolName: "search_notes", text: "N1 ...")))
+        if case .callTool(let only) = NotebookQuestions.nextStep(in: transcript, after: 0, sources: sources, asksForATotal: false, asksForDays: true) {
+            #expect(only == ["count_days"])
+        } else {
+            Issue.record("answered before counting the days")
+        }
+        // The schema offers the days of the notes that hold most of the question's words
+        // ("driving", "test"), each with its note; not the dentist's, which holds only "test".
+        #expect(sources.days.count == 2, "\(sources.days)")
+        let choices = days.offered.map(days.choice)
+        #expect(choices == ["N1 Driving test: 22 February at 10:15, at the test centre: 22 Feb 2027"], "\(choices)")
+        guard case .object(let object) = days.parameters, case .string(let day) = object.properties[0].schema else { Issue.record("not an object"); return }
+        #expect(day.anyOf == choices)
+        let output = try await days.call(arguments: .init(GeneratedContent(json: #"{"day": "\#(choices[0])"}"#)))
+        // Tuesday 1 December 2026 to Monday 22 February 2027.
+        #expect(output == "22 Feb 2027, a Monday (Driving test: 22 February at 10:15, at the test centre), is in 83 days (11 weeks and 6 days).", "\(output)")
+        let result = try #require(sources.results.last)
+        #expect(result.figure == "83" && result.handles == ["N1"])
+        #expect(result.statement.hasPrefix("In 83 days: 22 Feb 2027 ("))
+        // An answer that counts otherwise is replaced by code's count; one that says it stays.
+        let wrong = NotebookQuestions.Answer(text: "Your driving test is in 84 days.", sources: [], searches: [])
+        #expect(NotebookQuestions.stating(result, in: wrong, sources: sources).text == result.statement)
+        let right = NotebookQuestions.Answer(text: "In 83 days, on 22 February.", sources: [], searches: [])
+        #expect(NotebookQuestions.stating(result, in: right, sources: sources).text == right.text)
+        // A day past, asked in Polish: said in Polish.
+        sources.beginRequest(question: "Ile dni temu oddałem krew?")
+        try await search("blood donation", notebook, sources)
+        let blood = try #require(sources.days.first)
+        _ = try await days.call(arguments: .init(GeneratedContent(json: #"{"day": "\#(days.choice(blood))"}"#)))
+        #expect(sources.results.last?.statement.hasPrefix("264 dni temu: 2026-03-12 (") == true, "\(sources.results.last?.statement ?? "")")
+        // Asked in other words than the notes', every day shown is offered.
+        sources.beginRequest(question: "Kuinka monta päivää on ajokokeeseen?")
+        try await search("test centre", notebook, sources)
+        try await search("dentist", notebook, sources)
+        #expect(days.offered.count == 2 && days.offered == sources.days)
+        // A day that was not offered is refused.
+        let refused = try await days.call(arguments: .init(GeneratedContent(json: #"{"day": "N9 Dentist: 3 Jan 2027"}"#)))
+        #expect(refused.hasPrefix("No note shown in this question states"))
+    }
+
+    @Test func whichQuestionsAskForTheDaysUntilOrSince() {
+        for question in ["How long until my driving test?", "How many days ago did I give blood?", "How many weeks until the wedding?",
+                         "Kuinka monta päivää on ajokokeeseen?", "Ile dni zostało do egzaminu?", "Πόσες μέρες μένουν μέχρι το ταξίδι;",
+                         "Wie viele Tage noch bis zum Umzug?", "How soon is the visa appointment?"] {
+            #expect(CountDaysTool.isAskedFor(in: question), "\(question)")
+        }
+        // How many days I did something is a count of notes; when, a day, not a span.
+        for question in ["How many days did I work from home last month?", "When is my driving test?", "How long is the lease?"] {
+            #expect(!CountDaysTool.isAskedFor(in: question), "\(question)")
+        }
+    }
+
+    @Test func aQuestionThatAsksForTheDaysCallsCountDaysOnceADayIsShown() async throws {
+        let (notebook, sources, _) = try await shown()
+        sources.beginRequest(question: "How many days since the car test?")
+        var transcript = Transcript(entries: [.prompt(.init(text: "Question: ..."))])
+        func step() -> String {
+            switch NotebookQuestions.nextStep(in: transcript, after: 0, sources: sources, asksForATotal: false, asksForDays: true) {
+            case .callTool(let only): "call " + (only ?? []).joined(separator: ",")
+            case .answer: "answer"
+            }
+        }
+        #expect(step() == "call search_notes")
+        try await search("car test", notebook, sources)
+        transcript.append(.toolCall(.init(toolName: "search_notes", arguments: try GeneratedContent(json: #"{"query": "car test"}"#))))
+        transcript.append(.toolOutput(.init(toolName: "search_notes", text: "N1 ...")))
+        // The notes shown state no calendar day: nothing to count to, so it answers.
+        #expect(sources.days.isEmpty && step() == "answer")
+    }
 }

@@ -85,6 +85,7 @@ public final class NotebookQuestions: Sendable {
             ListTasksTool(notebook: notebook, sources: sources),
             AddUpTool(notebook: notebook, sources: sources),
             CountNotesTool(notebook: notebook, sources: sources, judge: judge),
+            CountDaysTool(notebook: notebook, sources: sources),
         ]
         session = LanguageModelSession(model: model, tools: tools, instructions: Self.instructions,
                                        maximumToolCalls: Self.maximumToolCalls)
@@ -154,11 +155,13 @@ public final class NotebookQuestions: Sendable {
         let sources = self.sources
         let language = sources.language
         let asksForATotal = AddUpTool.isAskedFor(in: question), asksForACount = CountNotesTool.isAskedFor(in: question)
+        let asksForDays = CountDaysTool.isAskedFor(in: question)
         let before = await session.transcript.count
         let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: language.responseTokens)
         let stream = session.streamResponse(to: prompt(for: question, in: language), options: options) { transcript in
             Self.reportCalls(in: transcript, after: before, onEvent: onEvent)
-            return Self.nextStep(in: transcript, after: before, sources: sources, asksForATotal: asksForATotal, asksForACount: asksForACount)
+            return Self.nextStep(in: transcript, after: before, sources: sources, asksForATotal: asksForATotal, asksForACount: asksForACount,
+                                 asksForDays: asksForDays)
         }
         var final: GeneratedContent?
         for try await snapshot in stream {
@@ -289,11 +292,12 @@ public final class NotebookQuestions: Sendable {
 
     /// What the model may do at this step of the request that began after `start`: the first
     /// step searches (a question about notes needs them, whatever it asks); a question that asks
-    /// for a total calls `add_up` once two amounts are shown, and one for a count `count_notes`
-    /// once a search has shown notes, before it may answer; then it answers, or calls a tool
-    /// while calls are left.
+    /// for a total calls `add_up` once two amounts are shown, one for a count `count_notes`
+    /// once a search has shown notes, and one for the days until or since `count_days` once a
+    /// note shown states a day, before it may answer; then it answers, or calls a tool while
+    /// calls are left.
     static func nextStep(in transcript: Transcript, after start: Int, sources: AskSources, asksForATotal: Bool,
-                         asksForACount: Bool = false) -> NextStep {
+                         asksForACount: Bool = false, asksForDays: Bool = false) -> NextStep {
         guard transcript.count > start + 1 else { return .callTool(only: ["search_notes"]) }
         let callsLeft = calls(in: transcript, after: start) < maximumToolCalls
         if asksForATotal, sources.amounts.count >= 2, !called("add_up", in: transcript, after: start), callsLeft {
@@ -301,6 +305,9 @@ public final class NotebookQuestions: Sendable {
         }
         if asksForACount, !asksForATotal, !sources.citable.isEmpty, !called("count_notes", in: transcript, after: start), callsLeft {
             return .callTool(only: ["count_notes"])
+        }
+        if asksForDays, !sources.days.isEmpty, !called("count_days", in: transcript, after: start), callsLeft {
+            return .callTool(only: ["count_days"])
         }
         return .answer(answerSchema(citable: sources.citable))
     }

@@ -232,6 +232,8 @@ struct CountNotesTool: Tool {
     static func isAskedFor(in question: String) -> Bool {
         let key = Deadlines.key(question)
         if AskText.says(any: countWords, key) { return true }
+        // "How many days ago did I...": a span of days (`CountDaysTool`), not a count.
+        if CountDaysTool.asksForASpan(question) { return false }
         let words = key.split(separator: " ").map(String.init)
         guard let many = words.indices.first(where: { words[$0] == "many" && $0 > 0 && words[$0 - 1] == "how" }),
               many + 1 < words.count, AskAmount.units[words[many + 1]] == nil else { return false }
@@ -256,7 +258,7 @@ struct CountNotesTool: Tool {
         }
         for note in found {
             let shown = AskText.cut(note.body, characters: AskLimits.snippetCharacters)
-            _ = sources.show(note.id, title: note.title, text: shown, whole: shown == note.body)
+            _ = sources.show(note, text: shown, whole: shown == note.body)
         }
         let period = sources.period
         var inside: [(handle: String, note: Note)] = []
@@ -285,6 +287,108 @@ struct CountNotesTool: Tool {
         let statement = language.times(kept.count) + named + (kept.isEmpty ? "." : ": " + titles.joined(separator: ", ") + ".")
         sources.record(AskResult(figure: String(kept.count), statement: statement, handles: kept.map(\.handle), askedOfEachNote: true))
         return output
+    }
+}
+
+/// A calendar day a note shown states, for counting the days to it or since it.
+struct AskDay: Equatable, Sendable {
+    var handle: String
+    /// Days since 1970-01-01.
+    var day: Int64
+    /// The note's title and what was shown of it.
+    var shown: String
+
+    var time: Timestamp { Timestamp(milliseconds: day * 86_400_000) }
+    /// `22 Feb 2027`.
+    var text: String { AskText.spelledDay(time) }
+}
+
+/// "How long until the driving test?", "how many days ago did I give blood?": the model picks
+/// the day a note states, code counts the days from today (a small model counts them wrong).
+struct CountDaysTool: Tool {
+    struct Arguments: ConvertibleFromGeneratedContent {
+        var day: String
+        init(_ content: GeneratedContent) throws(GenerationDecodingError) { day = try content.value(forProperty: "day") }
+    }
+
+    let notebook: AskNotebook
+    let sources: AskSources
+    let name = "count_days"
+    let description = "Counts the days from today to a day a note states, or since it."
+
+    /// Offered for a question that asks how long until or since, once the notes shown state a day.
+    var isOffered: Bool { !sources.days.isEmpty && Self.isAskedFor(in: sources.question) }
+
+    /// Whether `question` asks how many days or weeks until or since ("how long until", "how
+    /// many days ago", "kuinka monta päivää", "ile dni", "πόσες μέρες"): then the count of days is
+    /// code's, and the model calls this tool before it may answer. "How many days" alone, in a
+    /// question that asks how many times ("how many days did I run?"), counts notes instead.
+    static func isAskedFor(in question: String) -> Bool {
+        asksForASpan(question) || (AskText.says(any: daysWords, Deadlines.key(question)) && !CountNotesTool.isAskedFor(in: question))
+    }
+
+    /// Whether `question` says until or since in so many words ("how long until", "days ago",
+    /// "jak dawno", "πόσο μένει"): a span of days whatever else it asks.
+    static func asksForASpan(_ question: String) -> Bool { AskText.says(any: spanWords, Deadlines.key(question)) }
+
+    static let spanWords: [String] = [
+        "how long until", "how long till", "how long before", "how long ago", "how long since", "how long has it been", "how soon",
+        "days until", "days till", "days left", "days ago", "days since", "days to go", "days before", "weeks until", "weeks till",
+        "weeks left", "weeks ago", "weeks since", "πόσο καιρό", "πόσο μένει", "πόσο απέχει", "kuinka kauan", "kauanko", "jak dawno",
+        "ile zostało", "dni temu", "tygodni temu", "wie lange noch", "wie lange ist es her", "in wie vielen tagen", "dans combien de temps",
+        "il y a combien", "depuis combien de temps", "cuánto falta", "hace cuánto", "quanto manca", "quanto tempo fa", "quanto falta",
+        "há quanto tempo", "hoe lang nog", "hoe lang geleden", "hur länge till", "hur länge sedan", "bao lâu nữa",
+    ].map(Deadlines.key)
+
+    static let daysWords: [String] = [
+        "how many days", "how many weeks", "πόσες μέρες", "πόσες ημέρες", "πόσες εβδομάδες", "kuinka monta päivää", "montako päivää",
+        "monta päivää", "kuinka monta viikkoa", "montako viikkoa", "ile dni", "ile tygodni", "wie viele tage", "wie viele wochen",
+        "combien de jours", "combien de semaines", "cuántos días", "cuántas semanas", "quanti giorni", "quante settimane", "quantos dias",
+        "quantas semanas", "hoeveel dagen", "hoeveel weken", "hur många dagar", "hur många veckor", "koľko dní", "koľko týždňov",
+        "kolik dní", "kolik dnů", "kolik týdnů", "bao nhiêu ngày", "mấy ngày",
+    ].map(Deadlines.key)
+
+    func choice(_ day: AskDay) -> String { day.handle + " " + sources.title(day.handle) + ": " + day.text }
+
+    /// The days the model chooses among: those of the notes shown that hold the most of the
+    /// question's words for what it asks about ("driving test"), or every day shown when no
+    /// note holds one (a question in other words than its note's). Offered every day shown, the
+    /// small model picked the last one listed: "How long until my driving test?" was counted to
+    /// the dentist's.
+    var offered: [AskDay] {
+        let days = sources.days
+        let same = sources.language.endsNamesByCase ? AskCheck.sameCasedWord : AskCheck.sameWord
+        let asked = AskCheck.subjectWords(sources.question).filter { !AskCheck.isQuestionWord($0) }
+        func held(_ day: AskDay) -> Int {
+            let words = AskText.wordList(day.shown)
+            return asked.count { word in words.contains { same(word, $0) } }
+        }
+        let most = days.map(held).max() ?? 0
+        return most == 0 ? days : days.filter { held($0) == most }
+    }
+
+    var parameters: GenerationSchema {
+        let choices = offered.map(choice)
+        return .object("CountDays", properties: [
+            .init("day", description: "the day, with its note",
+                  choices.isEmpty ? .string(pattern: "N[1-9][0-9]{0,2} [^\"]{1,40}") : .string(anyOf: choices)),
+        ])
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        guard let picked = offered.first(where: { choice($0) == arguments.day }) else {
+            return "No note shown in this question states \"\(arguments.day)\"."
+        }
+        let days = Int(picked.day - notebook.now.daysSince1970)
+        let title = AskAmount.trimmed(Substring(sources.title(picked.handle)))
+        let weekday = NoteReader.weekdayName(picked.time)
+        let weeks = abs(days) >= 14 ? " (\(abs(days) / 7) weeks" + (abs(days) % 7 == 0 ? "" : " and \(abs(days) % 7) days") + ")" : ""
+        let span = days == 0 ? "is today" : days > 0 ? "is in \(days) day\(days == 1 ? "" : "s")\(weeks)" : "was \(-days) day\(days == -1 ? "" : "s") ago\(weeks)"
+        let language = sources.language
+        let written = language == .english ? picked.text : picked.time.day
+        sources.record(AskResult(figure: String(abs(days)), statement: language.daysFromToday(days) + ": " + written + " (" + title + ").",
+                                 handles: [picked.handle]))
+        return "\(picked.text), a \(weekday) (\(title)), \(span)."
     }
 }
 

@@ -153,6 +153,64 @@ enum AskLanguage: String, CaseIterable, Sendable {
         }
     }
 
+    /// How far from today a day is, as code's answer begins: "In 81 days", "81 days ago", "Today".
+    func daysFromToday(_ days: Int) -> String {
+        let count = abs(days), one = count == 1
+        // Polish, Slovak and Czech say 2 to 4 days otherwise than 5 and more (and 12 to 14 as 5).
+        let few = (2...4).contains(count % 10) && !(12...14).contains(count % 100)
+        guard days != 0 else {
+            return switch self {
+            case .english: "Today"
+            case .greek: "Σήμερα"
+            case .finnish: "Tänään"
+            case .polish: "Dzisiaj"
+            case .german: "Heute"
+            case .french: "Aujourd'hui"
+            case .spanish: "Hoy"
+            case .italian: "Oggi"
+            case .portuguese: "Hoje"
+            case .dutch: "Vandaag"
+            case .swedish: "I dag"
+            case .slovak, .czech: "Dnes"
+            case .vietnamese: "Hôm nay"
+            }
+        }
+        if days > 0 {
+            return switch self {
+            case .english: "In \(count) day\(one ? "" : "s")"
+            case .greek: "Σε \(count) \(one ? "ημέρα" : "ημέρες")"
+            case .finnish: "\(count) päivän päästä"
+            case .polish: "Za \(count) \(one ? "dzień" : "dni")"
+            case .german: "In \(count) \(one ? "Tag" : "Tagen")"
+            case .french: "Dans \(count) jour\(one ? "" : "s")"
+            case .spanish: "Dentro de \(count) día\(one ? "" : "s")"
+            case .italian: "Tra \(count) \(one ? "giorno" : "giorni")"
+            case .portuguese: "Daqui a \(count) dia\(one ? "" : "s")"
+            case .dutch: "Over \(count) \(one ? "dag" : "dagen")"
+            case .swedish: "Om \(count) \(one ? "dag" : "dagar")"
+            case .slovak: "O \(count) \(one ? "deň" : few ? "dni" : "dní")"
+            case .czech: "Za \(count) \(one ? "den" : few ? "dny" : "dní")"
+            case .vietnamese: "Còn \(count) ngày"
+            }
+        }
+        return switch self {
+        case .english: "\(count) day\(one ? "" : "s") ago"
+        case .greek: "Πριν από \(count) \(one ? "ημέρα" : "ημέρες")"
+        case .finnish: "\(count) \(one ? "päivä" : "päivää") sitten"
+        case .polish: "\(count) \(one ? "dzień" : "dni") temu"
+        case .german: "Vor \(count) \(one ? "Tag" : "Tagen")"
+        case .french: "Il y a \(count) jour\(one ? "" : "s")"
+        case .spanish: "Hace \(count) día\(one ? "" : "s")"
+        case .italian: "\(count) \(one ? "giorno" : "giorni") fa"
+        case .portuguese: "Há \(count) dia\(one ? "" : "s")"
+        case .dutch: "\(count) \(one ? "dag" : "dagen") geleden"
+        case .swedish: "För \(count) \(one ? "dag" : "dagar") sedan"
+        case .slovak: "Pred \(count) \(one ? "dňom" : "dňami")"
+        case .czech: "Před \(count) \(one ? "dnem" : "dny")"
+        case .vietnamese: "\(count) ngày trước"
+        }
+    }
+
     /// Whether a name or noun takes a case ending here, often changing its last letters
     /// ("Eetu", "Eetun", "Eetulle"; "Marta", "Marty"; "γιαγιά", "γιαγιάς"), so that the
     /// grounding check matches words by a shorter common beginning (`AskCheck.sameCasedWord`).

@@ -47,6 +47,8 @@ final class AskSources: Sendable {
         var wholeShown: Set<String> = []
         /// What the notes shown in this request state as amounts, and what code made of them.
         var amounts: [AskAmount] = []
+        /// The calendar days they state, for counting the days to or since one.
+        var days: [AskDay] = []
         var results: [AskResult] = []
         /// The titles and texts shown in this request, as shown, and the question.
         var shownText: [String] = []
@@ -69,20 +71,26 @@ final class AskSources: Sendable {
             $0.thisRequest = []
             $0.searches = []
             $0.amounts = []
+            $0.days = []
             $0.results = []
             $0.shownText = []
         }
     }
 
     /// The note's handle, now citable in this request; `text` is what the model was shown of
-    /// it (the amounts it states can be added up), `whole` whether that is all of it.
-    func show(_ id: NoteID, title: String, text: String, whole: Bool) -> String {
-        let handle = show(id, title: title)
+    /// it (the amounts and dates it states can be added up and counted to), `whole` whether
+    /// that is all of it.
+    func show(_ note: Note, text: String, whole: Bool) -> String {
+        let handle = show(note.id, title: note.title)
         state.withLock { state in
-            state.shownText.append(title + "\n" + text)
+            state.shownText.append(note.title + "\n" + text)
             if whole { state.wholeShown.insert(handle) }
             for amount in AskAmount.amounts(in: text, handle: handle) where !state.amounts.contains(amount) {
                 state.amounts.append(amount)
+            }
+            for day in Deadlines.calendarDates(in: text, created: note.created.daysSince1970)
+            where !state.days.contains(where: { $0.handle == handle && $0.day == day }) {
+                state.days.append(AskDay(handle: handle, day: day, shown: note.title + "\n" + text))
             }
         }
         return handle
@@ -141,6 +149,7 @@ final class AskSources: Sendable {
     /// Shown handles whose whole text the model has not seen: what `read_note` may read.
     var partlyShown: [String] { state.withLock { state in state.order.filter { !state.wholeShown.contains($0) } } }
     var amounts: [AskAmount] { state.withLock { $0.amounts } }
+    var days: [AskDay] { state.withLock { $0.days } }
     /// The totals and counts made in this request, in order.
     var results: [AskResult] { state.withLock { $0.results } }
     func record(_ result: AskResult) { state.withLock { $0.results.append(result) } }
@@ -191,7 +200,7 @@ struct SearchNotesTool: Tool {
         guard !notes.isEmpty else { return "No note matches \"\(arguments.query)\"." }
         return notes.map { note in
             let snippet = AskText.excerpt(note.body, matching: arguments.query, characters: AskLimits.snippetCharacters)
-            let handle = sources.show(note.id, title: note.title, text: snippet, whole: !snippet.hasSuffix("…"))
+            let handle = sources.show(note, text: snippet, whole: !snippet.hasSuffix("…"))
             return AskText.heading(handle, note) + ": " + snippet
         }.joined(separator: "\n")
     }
@@ -226,7 +235,7 @@ struct ReadNoteTool: Tool {
             return "No note \(arguments.handle) has been shown: search first."
         }
         let text = NoteReader.cut(note.body, toBytes: AskLimits.readBytes)
-        let handle = sources.show(note.id, title: note.title, text: text, whole: true)
+        let handle = sources.show(note, text: text, whole: true)
         return AskText.heading(handle, note) + ":\n" + text
     }
 }
@@ -270,6 +279,14 @@ enum AskText {
     static func heading(_ handle: String, _ note: Note) -> String {
         "\(handle) \(quoted(note.title)) (written \(note.created.day))"
     }
+
+    /// `22 Feb 2027`: a day as code's answers give it in English.
+    static func spelledDay(_ time: Timestamp) -> String {
+        let (year, month, day) = time.civil
+        return "\(day) \(monthAbbreviations[month - 1]) \(year)"
+    }
+
+    static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Whether `text` (words joined by single spaces, as `Deadlines.key` gives them) holds one of
     /// `phrases` as whole words.
