@@ -93,12 +93,11 @@ public enum TaskWindow: String, CaseIterable, Sendable {
 
     /// The last day (UTC) a task may be due on to be kept.
     func lastDay(now: Timestamp) -> String {
-        let day: Int64 = 86_400_000
-        return switch self {
+        switch self {
         case .today: now.day
-        case .week: Timestamp(milliseconds: now.milliseconds + 7 * day).day
-        case .overdue: Timestamp(milliseconds: now.milliseconds - day).day
-        case .tomorrow: Timestamp(milliseconds: now.milliseconds + day).day
+        case .week: now.adding(days: 7).day
+        case .overdue: now.adding(days: -1).day
+        case .tomorrow: now.adding(days: 1).day
         }
     }
 }

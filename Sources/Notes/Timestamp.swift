@@ -50,7 +50,15 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     public var civil: (year: Int, month: Int, day: Int) { Timestamp.civil(fromDays: daysSince1970) }
 
     /// Whole days since 1970-01-01, in UTC (the days `Deadlines` counts in).
-    public var daysSince1970: Int64 { milliseconds.floorDivided(by: 86_400_000) }
+    public var daysSince1970: Int64 { milliseconds.floorDivided(by: Self.millisecondsPerDay) }
+
+    public static let millisecondsPerDay: Int64 = 86_400_000
+
+    /// The start (UTC) of the day `days` days after 1970-01-01.
+    public init(daysSince1970 days: Int64) { self.init(milliseconds: days * Self.millisecondsPerDay) }
+
+    /// The same time of day, `days` days later (earlier when negative).
+    public func adding(days: Int) -> Timestamp { Timestamp(milliseconds: milliseconds + Int64(days) * Self.millisecondsPerDay) }
 
     /// `2026-11-29`.
     private func appendDate(_ year: Int, _ month: Int, _ day: Int, to text: inout [UInt8]) {

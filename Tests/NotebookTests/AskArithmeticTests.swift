@@ -53,6 +53,18 @@ struct AskArithmeticTests {
         #expect(span("What may I bring?") == nil)
     }
 
+    @Test func whatIsCountedIsSaidWithoutTheTime() {
+        #expect(AskPeriod.withoutTime("jogging last month") == "jogging")
+        #expect(AskPeriod.withoutTime("runs in November") == "runs")
+        #expect(AskPeriod.withoutTime("blood donations this year") == "blood donations")
+        #expect(AskPeriod.withoutTime("sulkapallo marraskuussa") == "sulkapallo")
+        #expect(AskPeriod.withoutTime("basen w listopadzie") == "basen")
+        #expect(AskPeriod.withoutTime("γυμναστήριο τον Νοέμβριο") == "γυμναστήριο")
+        // Nothing else left: as it was.
+        #expect(AskPeriod.withoutTime("last month") == "last month")
+        #expect(AskPeriod.withoutTime("car bills") == "car bills")
+    }
+
     @Test func whetherAnAnswerStatesAFigure() {
         #expect(AskResult.states("295", "You spent 295 euros."))
         #expect(AskResult.states("1150", "1,150 euros in all"))

@@ -252,14 +252,8 @@ struct CountNotesTool: Tool {
     func call(arguments: Arguments) async throws -> String {
         // The model's search shows five notes; a count needs every one, so what is counted is
         // searched for too (three runs in a month, one of them past the first five).
-        let now = notebook.now
-        let found = try notebook.withSearch { search in
-            try search.search(arguments.what, filter: NoteFilter(limit: Self.notesSearched), now: now).compactMap { try search.note($0.hit.id) }
-        }
-        for note in found {
-            let shown = AskText.cut(note.body, characters: AskLimits.snippetCharacters)
-            _ = sources.show(note, text: shown, whole: shown == note.body)
-        }
+        let what = AskPeriod.withoutTime(arguments.what)
+        try notebook.show(searchFor: what, limit: Self.notesSearched, in: sources)
         let period = sources.period
         var inside: [(handle: String, note: Note)] = []
         var left: [String] = []
@@ -271,7 +265,7 @@ struct CountNotesTool: Tool {
                 left.append(handle + " " + AskText.quoted(note.title) + " (" + note.created.day + ")")
             }
         }
-        let counted = try await judge.notes(inside, about: arguments.what, question: sources.question)
+        let counted = try await judge.notes(inside, about: what, question: sources.question)
         let kept = inside.filter { counted.contains($0.handle) }
         let when = period.map { " written " + $0.description } ?? ""
         var output = "\(kept.count) note\(kept.count == 1 ? "" : "s")\(when)"
@@ -298,7 +292,7 @@ struct AskDay: Equatable, Sendable {
     /// The note's title and what was shown of it.
     var shown: String
 
-    var time: Timestamp { Timestamp(milliseconds: day * 86_400_000) }
+    var time: Timestamp { Timestamp(daysSince1970: day) }
     /// `22 Feb 2027`.
     var text: String { AskText.spelledDay(time) }
 }
@@ -412,7 +406,7 @@ struct AskPeriod: Sendable {
             let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
             return (prefix + "01", prefix + String([31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]))
         }
-        func day(_ offset: Int) -> String { Timestamp(milliseconds: now.milliseconds + Int64(offset) * 86_400_000).day }
+        func day(_ offset: Int) -> String { now.adding(days: offset).day }
         switch name {
         case Self.anyTime: days = nil
         case "today": days = (today, today)
@@ -457,6 +451,30 @@ struct AskPeriod: Sendable {
             if let month = monthInOtherLanguages(word) { return AskPeriod("in " + monthNames[month - 1], now: now) }
         }
         return nil
+    }
+
+    /// `text` without the words that name a time ("jogging last month" is "jogging"): what is
+    /// counted, for the model asked about each note, which says "no" to a run's note asked
+    /// whether it is about jogging last month. Unchanged when nothing else would be left.
+    static func withoutTime(_ text: String) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        let keys = words.map(Deadlines.key)
+        let phrases = Set(names.dropFirst().map(Deadlines.key) + otherLanguagesNames.flatMap(\.1))
+        var kept: [String] = []
+        var index = 0
+        while index < words.count {
+            if let length = (1...3).reversed().first(where: { index + $0 <= words.count && phrases.contains(keys[index..<index + $0].joined(separator: " ")) }) {
+                index += length
+            } else {
+                if monthInOtherLanguages(words[index]) == nil && !monthNames.contains(where: { $0.lowercased() == keys[index] }) {
+                    kept.append(words[index])
+                } else if let last = kept.last, ["in", "w", "we", "τον", "im", "en"].contains(Deadlines.key(last)) {
+                    kept.removeLast()
+                }
+                index += 1
+            }
+        }
+        return kept.isEmpty ? text : kept.joined(separator: " ")
     }
 
     /// The names' words in the other languages a question is read in, as `Deadlines.key` spells

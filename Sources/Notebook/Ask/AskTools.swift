@@ -21,6 +21,20 @@ final class AskNotebook: Sendable {
         try search.withLock { try body($0) }
     }
 
+    /// Searches for `query` and shows what it finds in `sources` (each note gets a handle, and
+    /// its amounts and days become the tools' to pick), without telling the model: a count needs
+    /// every note of what it counts, and the model's own search shows five.
+    func show(searchFor query: String, limit: Int, in sources: AskSources) throws {
+        let now = now
+        let found = try withSearch { search in
+            try search.search(query, filter: NoteFilter(limit: limit), now: now).compactMap { try search.note($0.hit.id) }
+        }
+        for note in found {
+            let shown = AskText.cut(note.body, characters: AskLimits.snippetCharacters)
+            _ = sources.show(note, text: shown, whole: shown == note.body)
+        }
+    }
+
     /// The note a tool showed with `handle`, read again from the store; nil if none was.
     func note(shownAs handle: String, in sources: AskSources) throws -> Note? {
         guard let shown = sources.note(handle) else { return nil }
@@ -286,7 +300,7 @@ enum AskText {
         return "\(day) \(monthAbbreviations[month - 1]) \(year)"
     }
 
-    static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    static let monthAbbreviations = AskPeriod.monthNames.map { String($0.prefix(3)) }
 
     /// Whether `text` (words joined by single spaces, as `Deadlines.key` gives them) holds one of
     /// `phrases` as whole words.

@@ -182,7 +182,7 @@ public final class NotebookPages: @unchecked Sendable {
 
     private func tasksPage() throws -> HTTPResponse {
         let now = clock()
-        let today = now.day, week = Timestamp(milliseconds: now.milliseconds + 6 * 86_400_000).day
+        let today = now.day, week = now.adding(days: 6).day
         let tasks = try notebook.tasks(includeDone: false)
         let groups: [(String, (TaskEntry) -> Bool)] = [
             ("Overdue", { ($0.task.due ?? "9") < today }), ("Today", { $0.task.due == today }),
