@@ -26,6 +26,14 @@ struct TimestampTests {
         #expect(Timestamp(iso8601: "2026-11-29 10:00")?.iso8601 == "2026-11-29T10:00:00Z")
     }
 
+    @Test func countsWholeDaysInUTC() {
+        let evening = Timestamp(iso8601: "2026-12-01T23:30:00Z")!
+        #expect(evening.daysSince1970 == 20_788 && Timestamp(daysSince1970: 20_788).iso8601 == "2026-12-01T00:00:00Z")
+        #expect(Timestamp(milliseconds: -1).daysSince1970 == -1)
+        #expect(evening.adding(days: 31).iso8601 == "2027-01-01T23:30:00Z")
+        #expect(evening.adding(days: -1).day == "2026-11-30")
+    }
+
     @Test(arguments: ["", "2026", "2026-13-01", "2026-11-32", "2026-11-29T25:00", "2026-11-29T10:00:00.Z", "2026-11-29Tjunk", "yesterday"])
     func rejectsWhatIsNotADate(text: String) {
         #expect(Timestamp(iso8601: text) == nil)
