@@ -37,6 +37,22 @@ public enum Deadlines {
     /// 1970-01-01). Relative words count from `created`: "tomorrow" in a note written yesterday
     /// is today.
     public static func read(_ text: String, created: Int64, today: Int64) -> DeadlineReading {
+        let (candidates, isPressing) = scan(text, created: created)
+        // A date before the note was written is something that happened, not a deadline.
+        guard let nearest = candidates.filter({ $0 >= created }).min() else { return DeadlineReading(daysLeft: nil, isPressing: isPressing) }
+        let days = Int(nearest - today)
+        return DeadlineReading(daysLeft: days < -forgottenAfterDays ? nil : days, isPressing: isPressing)
+    }
+
+    /// Every day `text`, written on the day `created`, names: by date, and by words that count
+    /// from `created` ("tomorrow", "Friday", "in 3 days"), in days since 1970-01-01, each once.
+    public static func days(in text: String, created: Int64) -> [Int64] {
+        var seen = Set<Int64>()
+        return scan(text, created: created).days.filter { seen.insert($0).inserted }
+    }
+
+    /// The days `text` names, relative words counted from `created`, and whether it says it is pressing.
+    private static func scan(_ text: String, created: Int64) -> (days: [Int64], isPressing: Bool) {
         let words = self.words(text)
         var isPressing = false
         var candidates: [Int64] = []
@@ -71,10 +87,7 @@ public enum Deadlines {
         candidates += japaneseDates(text, created: created) + japanese.days
         isPressing = isPressing || japanese.isPressing
         candidates += numericDates(text, created: created)
-        // A date before the note was written is something that happened, not a deadline.
-        guard let nearest = candidates.filter({ $0 >= created }).min() else { return DeadlineReading(daysLeft: nil, isPressing: isPressing) }
-        let days = Int(nearest - today)
-        return DeadlineReading(daysLeft: days < -forgottenAfterDays ? nil : days, isPressing: isPressing)
+        return (candidates, isPressing)
     }
 
     /// The calendar days `text` names by date ("22 February", "Dec 20", "2026-11-27", "3.2.2027",

@@ -7,6 +7,7 @@ import Storage
 import Testing
 import TestSupport
 @testable import Notebook
+import Synchronization
 
 struct AskToolsTests {
     let now = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
@@ -256,6 +257,51 @@ struct AskCheckTests {
         #expect(try questions.completingSources(of: NotebookQuestions.Answer(text: "It is 12 euros.", sources: [dad], searches: [])).sources == [dad])
         let kept = try await questions.checked(completed, question: "How much did the gifts for Dad and Ana cost together?")
         #expect(kept == completed)
+    }
+
+    @Test func anAnswersFiguresMustBeItsNotes() {
+        // Today is Tuesday 1 December 2026; the note was written on Saturday 21 November.
+        let today = Timestamp(iso8601: "2026-12-01T09:00:00Z")!.daysSince1970
+        let written = Timestamp(iso8601: "2026-11-21T09:00:00Z")!.daysSince1970
+        var figures = AskFigures()
+        figures.allow("Lily's class goes to the science museum on 4 December; 18 euros, the form by Monday. Doors at 2:30pm.", written: written)
+        figures.allow(day: written)
+        #expect(figures.unstated(in: "On 4 December, 18 euros.", today: today).isEmpty)
+        #expect(figures.unstated(in: "2 December", today: today) == ["2 Dec"])
+        #expect(figures.unstated(in: "It costs 28 euros.", today: today) == ["28"])
+        // The same day and time written otherwise; the day the note was written; "Monday" counted from it.
+        #expect(figures.unstated(in: "2026-12-04 at 14:30, form by 23 November; written 2026-11-21.", today: today).isEmpty)
+        // One digit is not checked (a count, or "3" for "three"), nor taken for arithmetic; the
+        // arithmetic of allowed numbers is checked.
+        #expect(figures.unstated(in: "3 children", today: today).isEmpty)
+        #expect(figures.unstated(in: "3 children, 18 euros each: 54 euros.", today: today) == ["54"])
+        #expect(figures.unstated(in: "18 euros and 30 minutes, 48 in all; 18 × 30 = 540; 30 − 18 = 12.", today: today).isEmpty)
+        #expect(figures.unstated(in: "18 + 4 = 24 euros.", today: today) == ["24"])
+        #expect(AskFigures.numbers(in: "1,150 euros, 12,50 zł, 9:30, 3.2.2027, 2 p.m.").map(\.value) == [1150, 12.5, 9, 30, 3, 2, 2027, 2, 14])
+    }
+
+    @Test func anAnswerWhoseFiguresNoSourceStatesGoes() throws {
+        let now = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+        let store = try NoteStore(database: Database(path: ":memory:"))
+        let note = try NoteInput.makeNote(text: "Museum trip\nLily's class goes to the science museum on 4 December; 18 euros.", title: nil, extraTags: [],
+                                          at: Timestamp(iso8601: "2026-11-21T09:00:00Z")!)
+        try store.insert(note)
+        let questions = NotebookQuestions(search: NotebookSearch(store: store, embedder: nil),
+                                          model: LanguageModel(configuration: ModelConfiguration(modelPath: "/nonexistent")), now: now)
+        questions.sources.beginRequest(question: "What day is Lily's class outing?")
+        let trip = NotebookQuestions.Source(id: note.id, title: note.title)
+        let right = NotebookQuestions.Answer(text: "On 4 December.", sources: [trip], searches: ["outing"])
+        #expect(try questions.withoutUnstatedFigures(right, question: "What day is Lily's class outing?") == right)
+        let said = Mutex<[String]>([])
+        let wrong = try questions.withoutUnstatedFigures(NotebookQuestions.Answer(text: "2 December", sources: [trip], searches: ["outing"]),
+                                                         question: "What day is Lily's class outing?") { event in
+            if case .checking(let words) = event { said.withLock { $0 += words } }
+        }
+        #expect(wrong.text == AskCheck.declined && wrong.sources.isEmpty && wrong.seeAlso == [trip])
+        #expect(said.withLock { $0 } == ["2 Dec"])
+        // The question's own figures may be said.
+        let asked = NotebookQuestions.Answer(text: "Yes, on 4 December, for class 12.", sources: [trip], searches: [])
+        #expect(try questions.withoutUnstatedFigures(asked, question: "Is class 12 going out?") == asked)
     }
 }
 

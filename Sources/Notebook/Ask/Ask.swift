@@ -45,7 +45,8 @@ public final class NotebookQuestions: Sendable {
         /// The answer's text so far.
         case answerText(String)
         /// The answer's sources do not hold these words of the question: the model is asked
-        /// whether the notes answer the question all the same (`checked`).
+        /// whether the notes answer the question all the same (`checked`). Or they do not
+        /// state these figures of the answer, which then goes (`withoutUnstatedFigures`).
         case checking(words: [String])
         case answered(Answer)
     }
@@ -174,8 +175,9 @@ public final class NotebookQuestions: Sendable {
             }
         }
         guard let final else { throw AskError.noAnswer }
-        var answer = Self.withSeeAlso(try await checked(try completingSources(of: Self.stating(sources.results.last, in: answer(from: final), sources: sources)),
-                                                        question: question, onEvent: onEvent), sources: sources)
+        let sourced = try completingSources(of: Self.stating(sources.results.last, in: answer(from: final), sources: sources))
+        let stated = try withoutUnstatedFigures(sourced, question: question, onEvent: onEvent)
+        var answer = Self.withSeeAlso(try await checked(stated, question: question, onEvent: onEvent), sources: sources)
         if answer.text == AskCheck.declined { answer.text = language.declined }
         conversation.withLock { $0.append(AskTurn(question: question, answer: answer.text, sources: answer.sources)) }
         onEvent(.answered(answer))
@@ -223,6 +225,33 @@ public final class NotebookQuestions: Sendable {
         let holding = completed.sources.filter { !(numbersOf[$0.id] ?? []).isDisjoint(with: numbers) }
         if sources.results.isEmpty, !holding.isEmpty { completed.sources = holding }
         return completed
+    }
+
+    /// The answer, or "Your notes do not say." with its sources as "see also" when it gives a
+    /// number or a calendar day (`AskFigures`) that none of its sources states, in its text, as
+    /// the day it was written or as an open task's due day, and that neither the question nor
+    /// a total, count or count of days code made gives: the small model wrote "2 December" for
+    /// a note's "4 December", and "14:00" for the company of an interview.
+    func withoutUnstatedFigures(_ answer: Answer, question: String, onEvent: @Sendable (Event) -> Void = { _ in }) throws -> Answer {
+        guard !answer.sources.isEmpty else { return answer }
+        let today = notebook.now.daysSince1970
+        var figures = AskFigures()
+        figures.allow(question, written: today)
+        figures.allow(day: today)
+        for result in sources.results { figures.allow(result.statement, written: today) }
+        let cited = Set(answer.sources.map(\.id))
+        for id in cited {
+            guard let note = try notebook.withSearch({ try $0.note(id) }) else { continue }
+            figures.allow(note.title + "\n" + note.body, written: note.created.daysSince1970)
+            figures.allow(day: note.created.daysSince1970)
+        }
+        for entry in try notebook.withSearch({ try $0.openTasks() }) where cited.contains(entry.noteID) {
+            if let due = entry.task.due.flatMap(Timestamp.init(iso8601:)) { figures.allow(day: due.daysSince1970) }
+        }
+        let unstated = figures.unstated(in: answer.text, today: today)
+        guard !unstated.isEmpty else { return answer }
+        onEvent(.checking(words: unstated))
+        return Answer(text: AskCheck.declined, sources: [], searches: answer.searches, seeAlso: answer.sources)
     }
 
     /// The answer kept when its sources speak of what the question asks, else "Your notes do
