@@ -278,6 +278,11 @@ struct AskCheckTests {
         #expect(figures.unstated(in: "18 euros and 30 minutes, 48 in all; 18 × 30 = 540; 30 − 18 = 12.", today: today).isEmpty)
         #expect(figures.unstated(in: "18 + 4 = 24 euros.", today: today) == ["24"])
         #expect(AskFigures.numbers(in: "1,150 euros, 12,50 zł, 9:30, 3.2.2027, 2 p.m.").map(\.value) == [1150, 12.5, 9, 30, 3, 2, 2027, 2, 14])
+        // Names inside a sentence must be the notes' or the question's; a sentence's first word, a day or a handle is no name.
+        #expect(AskFigures.unstatedNames(in: "You meet Femke at Mollie's office on Thursday, by the Ziggo Dome. Sources: N1.",
+                                         texts: ["Interview at Mollie: ask for Femke", "Which company?"]) == ["Ziggo", "Dome"])
+        #expect(AskFigures.unstatedNames(in: "Total: 295 euros, from 240 euros (Brake pads) + 55 euros (MOT test).",
+                                         texts: ["Brake pads\nGarage bill", "How much did the car's MOT and brakes cost?"]).isEmpty)
     }
 
     @Test func anAnswerWhoseFiguresNoSourceStatesGoes() throws {

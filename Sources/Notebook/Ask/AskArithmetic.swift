@@ -112,6 +112,9 @@ struct AskResult: Equatable, Sendable {
     /// Whether the model was asked of each of those notes on its own whether it is about what is
     /// counted (`AskJudge`).
     var askedOfEachNote = false
+    /// What the tool told the model beside the statement ("37 weeks and 5 days"): code's
+    /// figures too, which an answer may state.
+    var output = ""
 
     static let numberWords = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
@@ -279,7 +282,7 @@ struct CountNotesTool: Tool {
         // A title that ends a sentence of its own ("Run: 5 km.") loses its stop in the list.
         let titles = kept.map { AskAmount.trimmed(Substring($0.note.title)) }
         let statement = language.times(kept.count) + named + (kept.isEmpty ? "." : ": " + titles.joined(separator: ", ") + ".")
-        sources.record(AskResult(figure: String(kept.count), statement: statement, handles: kept.map(\.handle), askedOfEachNote: true))
+        sources.record(AskResult(figure: String(kept.count), statement: statement, handles: kept.map(\.handle), askedOfEachNote: true, output: output))
         return output
     }
 }
@@ -351,6 +354,10 @@ struct CountDaysTool: Tool {
     /// the dentist's.
     var offered: [AskDay] {
         let days = sources.days
+        // Since the last time: the day of the note `last_time` found newest, the latest it states by today.
+        if let last = sources.lastTime, let day = days.filter({ $0.handle == last && $0.day <= notebook.now.daysSince1970 }).max(by: { $0.day < $1.day }) {
+            return [day]
+        }
         let same = sources.language.endsNamesByCase ? AskCheck.sameCasedWord : AskCheck.sameWord
         let asked = AskCheck.subjectWords(sources.question).filter { !AskCheck.isQuestionWord($0) }
         func held(_ day: AskDay) -> Int {
@@ -380,9 +387,10 @@ struct CountDaysTool: Tool {
         let span = days == 0 ? "is today" : days > 0 ? "is in \(days) day\(days == 1 ? "" : "s")\(weeks)" : "was \(-days) day\(days == -1 ? "" : "s") ago\(weeks)"
         let language = sources.language
         let written = language == .english ? picked.text : picked.time.day
+        let output = "\(picked.text), a \(weekday) (\(title)), \(span)."
         sources.record(AskResult(figure: String(abs(days)), statement: language.daysFromToday(days) + ": " + written + " (" + title + ").",
-                                 handles: [picked.handle]))
-        return "\(picked.text), a \(weekday) (\(title)), \(span)."
+                                 handles: [picked.handle], output: output))
+        return output
     }
 }
 

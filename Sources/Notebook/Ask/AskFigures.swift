@@ -46,6 +46,26 @@ struct AskFigures {
         return unstated
     }
 
+    /// The names an English answer gives that none of `texts` holds (the cited notes, the
+    /// question): words of three letters or more that begin with a capital inside a sentence
+    /// ("Mollie", "Ziggo Dome"), but for days and months and the handles of notes. A name of
+    /// another language's answer may be written in another script than its note's, and a
+    /// German answer capitalizes every noun: only English answers are checked.
+    static func unstatedNames(in answer: String, texts: [String]) -> [String] {
+        let held = texts.flatMap(AskText.wordList)
+        var unstated: [String] = []
+        var sentenceStarts = true
+        for token in answer.split(whereSeparator: \.isWhitespace) {
+            let word = String(token.drop { !$0.isLetter }.prefix { $0.isLetter })
+            defer { sentenceStarts = token.last.map { ".!?:".contains($0) } ?? false }
+            guard !sentenceStarts, word.count > 2, word.first?.isUppercase == true, word.allSatisfy({ $0.isASCII }),
+                  !Deadlines.namesWeekdayOrMonth(word.lowercased()), word.wholeMatch(of: /N[0-9]+/) == nil else { continue }
+            let key = word.lowercased()
+            if !held.contains(where: { AskCheck.sameWord(key, $0) }), !unstated.contains(word) { unstated.append(word) }
+        }
+        return unstated
+    }
+
     private func isAllowed(_ value: Double) -> Bool { numbers.contains { abs($0 - value) < Self.tolerance } }
 
     static let tolerance = 0.005
