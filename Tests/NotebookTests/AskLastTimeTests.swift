@@ -79,6 +79,8 @@ struct AskLastTimeTests {
         #expect(days.offered.map(\.text) == ["26 Nov 2026"])
         let output = try await days.call(arguments: .init(GeneratedContent(json: #"{"day": "\#(days.choice(days.offered[0]))"}"#)))
         #expect(output.contains("was 5 days ago"), "\(output)")
+        // Its note was asked about on its own already: the answer is not checked again word by word.
+        #expect(try #require(sources.results.last).askedOfEachNote)
     }
 
     @Test func theOneBeforeThatIsTheNewestBeforeTheDayTheAnswerBeforeGave() async throws {

@@ -541,7 +541,8 @@ enum AskCheck {
     }
 
     /// The question's words of three letters or more, lowercased, but for its verbs where English
-    /// shows them: the word after "I", "we", "you" ("who do I call", "where do I find") and a
+    /// shows them: the word after "I", "we", "you" ("who do I call", "where do I find") or after
+    /// "I last" ("since I last went"), and a
     /// lowercase word after "to" ("what to bring"). A verb names no thing, so the checker, asked
     /// for the notes' word for it, says "none" and withdraws a right answer.
     static func subjectWords(_ question: String) -> [String] {
@@ -549,7 +550,9 @@ enum AskCheck {
         var kept: [String] = []
         for (index, word) in words.enumerated() where word.count > 2 {
             let before = index > 0 ? words[index - 1].lowercased() : ""
-            if ["i", "we", "you"].contains(before) || (before == "to" && word.first?.isLowercase == true) { continue }
+            // "since I last went": the verb after "I last" too.
+            let lastAfter = before == "last" && index > 1 && ["i", "we", "you"].contains(words[index - 2].lowercased())
+            if ["i", "we", "you"].contains(before) || lastAfter || (before == "to" && word.first?.isLowercase == true) { continue }
             kept.append(word.lowercased())
         }
         return kept

@@ -389,7 +389,7 @@ struct CountDaysTool: Tool {
         let written = language == .english ? picked.text : picked.time.day
         let output = "\(picked.text), a \(weekday) (\(title)), \(span)."
         sources.record(AskResult(figure: String(abs(days)), statement: language.daysFromToday(days) + ": " + written + " (" + title + ").",
-                                 handles: [picked.handle], output: output))
+                                 handles: [picked.handle], askedOfEachNote: picked.handle == sources.lastTime, output: output))
         return output
     }
 }
