@@ -94,9 +94,7 @@ extension LanguageModelSession {
             var total = GenerationStatistics.zero
             var calls = 0
             while true {
-                let available = calls < maximumToolCalls ? tools.filter(\.isOffered) : []
-                // A tool the instructions do not list is called only at a step that forces it.
-                var offered = available.filter(\.isListed)
+                var offered = calls < maximumToolCalls ? tools.filter(\.isOffered) : []
                 let answerSchema: GenerationSchema??
                 switch next?(transcript) {
                 case nil:
@@ -104,7 +102,7 @@ extension LanguageModelSession {
                 case .answer(let schema):
                     answerSchema = .some(schema)
                 case .callTool(let only):
-                    if let only { offered = available.filter { only.contains($0.name) } }
+                    if let only { offered = offered.filter { only.contains($0.name) } }
                     guard !offered.isEmpty else { throw .invalidSchema("a step must call a tool, and none can be called") }
                     answerSchema = .some(nil)
                 }

@@ -96,7 +96,7 @@ public actor LanguageModelSession {
         self.maximumToolCalls = max(0, maximumToolCalls)
         self.batchSize = max(1, batchSize)
         self.backend = backend
-        let definitions = tools.filter(\.isListed).map { Transcript.ToolDefinition(name: $0.name, description: $0.description, parameters: $0.parameters) }
+        let definitions = tools.map { Transcript.ToolDefinition(name: $0.name, description: $0.description, parameters: $0.parameters) }
         transcript = Transcript(entries: [.instructions(Transcript.Instructions(text: instructions, tools: definitions))])
     }
 

@@ -21,10 +21,6 @@ public protocol Tool<Arguments, Output>: Sendable {
     /// nothing left to do for this request (every note shown already read whole) is left out of
     /// the step's choices, so the model spends no step on it.
     var isOffered: Bool { get }
-    /// Whether the instructions list it (its name, description and parameters). A tool that
-    /// code calls at a step it forces, the model writing only the arguments, need not be
-    /// listed: adding one then leaves the prompt of every other request as it was.
-    var isListed: Bool { get }
 
     /// Runs the tool. What it throws ends the request with `GenerationError.toolCallFailed`,
     /// naming this tool.
@@ -33,7 +29,6 @@ public protocol Tool<Arguments, Output>: Sendable {
 
 extension Tool {
     public var isOffered: Bool { true }
-    public var isListed: Bool { true }
 }
 
 extension Tool where Arguments: Generable {

@@ -87,7 +87,6 @@ public final class NotebookQuestions: Sendable {
             AddUpTool(notebook: notebook, sources: sources),
             CountNotesTool(notebook: notebook, sources: sources, judge: judge),
             CountDaysTool(notebook: notebook, sources: sources),
-            LastTimeTool(notebook: notebook, sources: sources, judge: judge),
         ]
         session = LanguageModelSession(model: model, tools: tools, instructions: Self.instructions,
                                        maximumToolCalls: Self.maximumToolCalls)
@@ -153,18 +152,17 @@ public final class NotebookQuestions: Sendable {
     public func ask(_ question: String, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> Answer {
         let question = question.trimmingWhitespace()
         guard !question.isEmpty else { throw AskError.emptyQuestion }
-        let earlier = try timeBefore(question)
-        sources.beginRequest(question: question, period: AskPeriod.named(in: question, now: notebook.now), lastTimeBefore: earlier)
+        sources.beginRequest(question: question, period: AskPeriod.named(in: question, now: notebook.now))
         let sources = self.sources
         let language = sources.language
         let asksForATotal = AddUpTool.isAskedFor(in: question), asksForACount = CountNotesTool.isAskedFor(in: question)
-        let asksForDays = CountDaysTool.isAskedFor(in: question), asksForTheLastTime = LastTimeTool.isAskedFor(in: question) || earlier != nil
+        let asksForDays = CountDaysTool.isAskedFor(in: question)
         let before = await session.transcript.count
         let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: language.responseTokens)
         let stream = session.streamResponse(to: prompt(for: question, in: language), options: options) { transcript in
             Self.reportCalls(in: transcript, after: before, onEvent: onEvent)
             return Self.nextStep(in: transcript, after: before, sources: sources, asksForATotal: asksForATotal, asksForACount: asksForACount,
-                                 asksForDays: asksForDays, asksForTheLastTime: asksForTheLastTime)
+                                 asksForDays: asksForDays)
         }
         var final: GeneratedContent?
         for try await snapshot in stream {
@@ -184,14 +182,6 @@ public final class NotebookQuestions: Sendable {
         conversation.withLock { $0.append(AskTurn(question: question, answer: answer.text, sources: answer.sources)) }
         onEvent(.answered(answer))
         return answer
-    }
-
-    /// For a question that asks for the time before ("and the one before that?"), after an
-    /// answer that cited a note: that note, the day it was written, and the question it answered.
-    func timeBefore(_ question: String) throws -> LastTimeTool.Before? {
-        guard LastTimeTool.asksForTheOneBefore(question), let turn = turns.last, let source = turn.sources.first,
-              let note = try notebook.withSearch({ try $0.note(source.id) }) else { return nil }
-        return LastTimeTool.Before(id: note.id, day: note.created.day, question: turn.question)
     }
 
     /// The answer to a question code added up or counted for: its sources are the notes the
@@ -337,11 +327,10 @@ public final class NotebookQuestions: Sendable {
     /// step searches (a question about notes needs them, whatever it asks); a question that asks
     /// for a total calls `add_up` once two amounts are shown, one for a count `count_notes`
     /// once a search has shown notes, and one for the days until or since `count_days` once a
-    /// note shown states a day, before it may answer (one that asks when something last
-    /// happened `last_time` first, so the days are counted since it); then it answers, or calls
-    /// a tool while calls are left.
+    /// note shown states a day, before it may answer; then it answers, or calls a tool while
+    /// calls are left.
     static func nextStep(in transcript: Transcript, after start: Int, sources: AskSources, asksForATotal: Bool,
-                         asksForACount: Bool = false, asksForDays: Bool = false, asksForTheLastTime: Bool = false) -> NextStep {
+                         asksForACount: Bool = false, asksForDays: Bool = false) -> NextStep {
         guard transcript.count > start + 1 else { return .callTool(only: ["search_notes"]) }
         let callsLeft = calls(in: transcript, after: start) < maximumToolCalls
         if asksForATotal, sources.amounts.count >= 2, !called("add_up", in: transcript, after: start), callsLeft {
@@ -349,9 +338,6 @@ public final class NotebookQuestions: Sendable {
         }
         if asksForACount, !asksForATotal, !sources.citable.isEmpty, !called("count_notes", in: transcript, after: start), callsLeft {
             return .callTool(only: ["count_notes"])
-        }
-        if asksForTheLastTime, !sources.citable.isEmpty, !called("last_time", in: transcript, after: start), callsLeft {
-            return .callTool(only: ["last_time"])
         }
         if asksForDays, !sources.days.isEmpty, !called("count_days", in: transcript, after: start), callsLeft {
             return .callTool(only: ["count_days"])

@@ -354,10 +354,6 @@ struct CountDaysTool: Tool {
     /// the dentist's.
     var offered: [AskDay] {
         let days = sources.days
-        // Since the last time: the day of the note `last_time` found newest, the latest it states by today.
-        if let last = sources.lastTime, let day = days.filter({ $0.handle == last && $0.day <= notebook.now.daysSince1970 }).max(by: { $0.day < $1.day }) {
-            return [day]
-        }
         let same = sources.language.endsNamesByCase ? AskCheck.sameCasedWord : AskCheck.sameWord
         let asked = AskCheck.subjectWords(sources.question).filter { !AskCheck.isQuestionWord($0) }
         func held(_ day: AskDay) -> Int {
@@ -389,7 +385,7 @@ struct CountDaysTool: Tool {
         let written = language == .english ? picked.text : picked.time.day
         let output = "\(picked.text), a \(weekday) (\(title)), \(span)."
         sources.record(AskResult(figure: String(abs(days)), statement: language.daysFromToday(days) + ": " + written + " (" + title + ").",
-                                 handles: [picked.handle], askedOfEachNote: picked.handle == sources.lastTime, output: output))
+                                 handles: [picked.handle], output: output))
         return output
     }
 }

@@ -71,20 +71,15 @@ final class AskSources: Sendable {
         var period: AskPeriod?
         /// The language it is asked in, which code's own answers are said in.
         var language = AskLanguage.english
-        /// The note `last_time` found newest of what the question asks about.
-        var lastTime: String?
-        /// For "and the one before that?": the time the answer before gave.
-        var lastTimeBefore: LastTimeTool.Before?
     }
 
     private let state = Mutex(State())
 
     /// A request begins: nothing is citable yet, no search made; a total or count is held to
-    /// `period`, the time the question names; a last time to before `lastTimeBefore`.
-    func beginRequest(question: String = "", period: AskPeriod? = nil, lastTimeBefore: LastTimeTool.Before? = nil) {
+    /// `period`, the time the question names.
+    func beginRequest(question: String = "", period: AskPeriod? = nil) {
         state.withLock {
             $0.question = question
-            $0.lastTimeBefore = lastTimeBefore
             $0.period = period
             $0.language = AskLanguage.of(question)
             $0.thisRequest = []
@@ -93,23 +88,8 @@ final class AskSources: Sendable {
             $0.days = []
             $0.results = []
             $0.shownText = []
-            $0.lastTime = nil
         }
     }
-
-    /// The note shown as `handle` is the newest of what the question asks about: the day to
-    /// count to is the latest it states by `today`, else the day it was written.
-    func lastTime(_ handle: String, note: Note, today: Int64) {
-        state.withLock { state in
-            state.lastTime = handle
-            if !state.days.contains(where: { $0.handle == handle && $0.day <= today }) {
-                state.days.append(AskDay(handle: handle, day: note.created.daysSince1970, shown: note.title + "\n" + AskText.cut(note.body, characters: AskLimits.snippetCharacters)))
-            }
-        }
-    }
-
-    var lastTime: String? { state.withLock { $0.lastTime } }
-    var lastTimeBefore: LastTimeTool.Before? { state.withLock { $0.lastTimeBefore } }
 
     /// The note's handle, now citable in this request; `text` is what the model was shown of
     /// it (the amounts and dates it states can be added up and counted to), `whole` whether
