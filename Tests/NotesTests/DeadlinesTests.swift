@@ -34,6 +34,15 @@ struct DeadlinesTests {
         #expect(urgency("Clean the garage this weekend", created: "2026-11-23") == 3, "Monday to Saturday")
     }
 
+    @Test func everyDayATextNamesRelativeOnesCountedFromItsDay() {
+        // Written on Wednesday 25 November: tomorrow, Friday, 14 December and the 20th of March, once each, past ones too.
+        let days = Deadlines.days(in: "Call the plumber tomorrow and Friday; dentist on 14 December, again on 14 December; paid on 20.3.2026",
+                                  created: day("2026-11-25"))
+        #expect(Set(days) == [day("2026-11-26"), day("2026-11-27"), day("2026-12-14"), day("2026-03-20")], "\(days)")
+        #expect(days.count == 4)
+        #expect(Deadlines.days(in: "Nothing to do.", created: day("2026-11-25")).isEmpty)
+    }
+
     @Test func explicitDatesAndDaysOfTheMonth() {
         #expect(urgency("Tuition deadline Dec 1") == 3)
         #expect(urgency("Flight is 20 December") == 2)

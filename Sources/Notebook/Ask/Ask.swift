@@ -228,10 +228,11 @@ public final class NotebookQuestions: Sendable {
     }
 
     /// The answer, or "Your notes do not say." with its sources as "see also" when it gives a
-    /// number, a calendar day or, in English, a name (`AskFigures`) that none of its sources states, in its text, as
-    /// the day it was written or as an open task's due day, and that neither the question nor
-    /// a total, count or count of days code made gives: the small model wrote "2 December" for
-    /// a note's "4 December", and "14:00" for the company of an interview.
+    /// number, a calendar day or, in English, a name (`AskFigures`) that none of its sources
+    /// states (in its text, as the day it was written or as an open task's due day), and that
+    /// neither the question nor a total, count or count of days code made gives: the small
+    /// model wrote "2 December" for a note's "4 December", and "14:00" for the company of an
+    /// interview.
     func withoutUnstatedFigures(_ answer: Answer, question: String, onEvent: @Sendable (Event) -> Void = { _ in }) throws -> Answer {
         guard !answer.sources.isEmpty else { return answer }
         let today = notebook.now.daysSince1970
