@@ -240,17 +240,17 @@ public final class NotebookQuestions: Sendable {
         figures.allow(question, written: today)
         figures.allow(day: today)
         for result in sources.results { figures.allow(result.statement + "\n" + result.output, written: today) }
-        let cited = Set(answer.sources.map(\.id))
         var texts = [question] + sources.results.map { $0.statement + "\n" + $0.output }
-        for id in cited {
+        for id in Set(answer.sources.map(\.id)) {
             guard let note = try notebook.withSearch({ try $0.note(id) }) else { continue }
             figures.allow(note.title + "\n" + note.body, written: note.created.daysSince1970)
             figures.allow(day: note.created.daysSince1970)
             texts.append(note.title + "\n" + note.body)
-        }
-        for entry in try notebook.withSearch({ try $0.openTasks() }) where cited.contains(entry.noteID) {
-            if let due = entry.task.due.flatMap(Timestamp.init(iso8601:)) { figures.allow(day: due.daysSince1970) }
-            texts.append(entry.task.text)
+            // Its open tasks, from its own analysis: not every open task of the notebook, read for each answer.
+            for task in try notebook.withSearch({ try $0.store.analysis(for: id) })?.tasks ?? [] where !task.done {
+                if let due = task.due.flatMap(Timestamp.init(iso8601:)) { figures.allow(day: due.daysSince1970) }
+                texts.append(task.text)
+            }
         }
         var unstated = figures.unstated(in: answer.text, today: today)
         if sources.language == .english { unstated += AskFigures.unstatedNames(in: answer.text, texts: texts) }
